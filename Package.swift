@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Ferry",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+    .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
+    .executable(name: "ferry", targets: ["ferry"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    .target(name: "UniformTypeIdentifiers"),
+    .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers"]),
+    .executableTarget(
+      name: "ferry",
+      dependencies: [
+        "UniformTypeIdentifiers",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "UTTypeBenchmark",
+      dependencies: ["UniformTypeIdentifiers"],
+      path: "Benchmarks/UTTypeBenchmark"
+    ),
+    .executableTarget(
+      name: "TransferableExample",
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable"],
+      path: "Examples/TransferableExample"
+    ),
+    .testTarget(
+      name: "UniformTypeIdentifiersTests",
+      dependencies: ["UniformTypeIdentifiers"]
+    ),
+    .testTarget(
+      name: "CoreTransferableTests",
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,212 @@
+/// The freedesktop shared-mime-info database, read as declarations.
+///
+/// Every MIME type the database lists becomes a declared type. Where a system type already
+/// has that MIME type (directly, through one of its aliases, or through the equivalence
+/// table), the database only adds tags to it; otherwise the type gets a stable identifier
+/// derived from the MIME type: `application/x-doom-wad` is `org.freedesktop.mime.application.x-doom-wad`.
+/// `sub-class-of` becomes conformance, aliases become MIME tags, `*.ext` globs become filename
+/// extensions with their glob weights. Descriptions are read per type, on demand
+/// (``MIMEComments``).
+///
+/// Reads the compiled files `update-mime-database` writes (`types`, `aliases`, `subclasses`,
+/// `globs2`) in each directory of the XDG data path that has them.
+/// Spec: https://specifications.freedesktop.org/shared-mime-info-spec/latest/
+package struct SharedMIMEDatabase: Sendable {
+  /// The identifier prefix of types derived from MIME types.
+  package static let derivedPrefix = "org.freedesktop.mime."
+
+  /// Types that only the database declares.
+  package var entries: [TypeCatalog.Entry] = []
+  /// Tags the database adds to types declared elsewhere.
+  package var additions: [TypeCatalog.TagAddition] = []
+  /// The identifier each canonical MIME type maps to.
+  package var identifiers: [String: String] = [:]
+  /// The `mime` directories read, in precedence order.
+  package var directories: [String] = []
+
+  /// The `mime` directories of the XDG data path that hold a compiled database.
+  package static var defaultDirectories: [String] {
+    Environment.dataSearchPath.map { $0 + "/mime" }.filter { FileBytes.exists($0 + "/types") }
+  }
+
+  /// Reads the database in `directories`, mapping MIME types onto the types of `system`.
+  package static func load(
+    directories: [String] = defaultDirectories, system: TypeCatalog = SystemTypeTable.catalog
+  ) -> SharedMIMEDatabase {
+    var raw = RawDatabase()
+    for directory in directories { raw.read(directory: directory) }
+    var database = SharedMIMEDatabase()
+    database.directories = directories
+    database.assignIdentifiers(raw, system: system)
+    database.declare(raw, system: system)
+    return database
+  }
+
+  private mutating func assignIdentifiers(_ raw: RawDatabase, system: TypeCatalog) {
+    var used = Set<String>()
+    for mimeType in raw.types {
+      if let key = Self.systemKey(for: mimeType, aliases: raw.aliasesOf[mimeType] ?? [], system) {
+        identifiers[mimeType] = system.records[key]!.identifier
+        continue
+      }
+      var identifier = Self.derivedIdentifier(for: mimeType)
+      var suffix = 2
+      while used.contains(identifier) {
+        identifier = Self.derivedIdentifier(for: mimeType) + "-\(suffix)"
+        suffix += 1
+      }
+      used.insert(identifier)
+      identifiers[mimeType] = identifier
+    }
+  }
+
+  private static func systemKey(
+    for mimeType: String, aliases: [String], _ system: TypeCatalog
+  ) -> String? {
+    if let equivalent = SystemTypeTable.mimeEquivalents[mimeType] {
+      return TypeIdentifier.key(equivalent)
+    }
+    for name in [mimeType] + aliases {
+      if let claim = system.claims(on: name, in: .mimeType).first { return claim.key }
+    }
+    return nil
+  }
+
+  /// `org.freedesktop.mime.<media>.<subtype>`, with characters other than ASCII letters,
+  /// digits, `-` and `.` written as `-`.
+  package static func derivedIdentifier(for mimeType: String) -> String {
+    var identifier = derivedPrefix
+    var previous: Character = "."
+    for character in mimeType.lowercased() {
+      let mapped: Character
+      if character == "/" {
+        mapped = "."
+      } else if character.isASCII && (character.isLetter || character.isNumber || character == "-") {
+        mapped = character
+      } else if character == "." && previous != "." {
+        mapped = "."
+      } else {
+        mapped = "-"
+      }
+      identifier.append(mapped)
+      previous = mapped
+    }
+    while identifier.hasSuffix(".") { identifier.removeLast() }
+    return identifier
+  }
+
+  private mutating func declare(_ raw: RawDatabase, system: TypeCatalog) {
+    for mimeType in raw.types {
+      guard let identifier = identifiers[mimeType] else { continue }
+      let aliases = raw.aliasesOf[mimeType] ?? []
+      let globs = raw.globs[mimeType] ?? []
+      var weights: [String: Int] = [:]
+      var extensions: [String] = []
+      for glob in globs.sorted(by: { $0.weight > $1.weight }) where weights[glob.ext] == nil {
+        weights[glob.ext] = glob.weight
+        extensions.append(glob.ext)
+      }
+      var tags: [UTTagClass: [String]] = [.mimeType: [mimeType] + aliases]
+      if !extensions.isEmpty { tags[.filenameExtension] = extensions }
+
+      let key = TypeIdentifier.key(identifier)
+      if system.records[key] != nil {
+        additions.append(
+          TypeCatalog.TagAddition(
+            key: key, tags: tags, extensionWeights: weights, commentSource: mimeType))
+        continue
+      }
+      let explicitParents = (raw.parentsOf[mimeType] ?? []).compactMap { parent in
+        identifiers[raw.canonical(parent)]
+      }
+      let declaration = TypeDeclaration(
+        identifier: identifier,
+        conformsTo: explicitParents + Self.mediaParents(of: mimeType, hasExplicit: !explicitParents.isEmpty),
+        tags: tags, mimeCommentSource: mimeType)
+      entries.append(
+        TypeCatalog.Entry(declaration: declaration, layer: .mimeDatabase, extensionWeights: weights))
+    }
+  }
+
+  /// The parents every type of a media class has: `text/*` is text, `image/*` an image.
+  static func mediaParents(of mimeType: String, hasExplicit: Bool) -> [String] {
+    let media = mimeType.prefix { $0 != "/" }
+    switch media {
+    case "text": return [hasExplicit ? "public.text" : "public.plain-text"]
+    case "image": return ["public.image"]
+    case "audio": return ["public.audio"]
+    case "video": return ["public.movie"]
+    case "font": return ["public.font"]
+    case "model": return ["public.3d-content", "public.data"]
+    case "message": return ["public.message", "public.data"]
+    case "inode": return ["public.item"]
+    case "x-content": return ["public.directory"]
+    default: return ["public.data"]
+    }
+  }
+}
+
+/// The compiled database files, parsed but not yet mapped to types.
+private struct RawDatabase {
+  struct Glob {
+    var ext: String
+    var weight: Int
+  }
+
+  var types: [String] = []
+  var known = Set<String>()
+  var aliasTarget: [String: String] = [:]
+  var aliasesOf: [String: [String]] = [:]
+  var parentsOf: [String: [String]] = [:]
+  var globs: [String: [Glob]] = [:]
+
+  func canonical(_ mimeType: String) -> String { aliasTarget[mimeType] ?? mimeType }
+
+  mutating func read(directory: String) {
+    for line in lines(directory + "/types") {
+      let name = TagNormalization.normalizeMIMEType(String(decoding: line, as: UTF8.self))
+      if known.insert(name).inserted { types.append(name) }
+    }
+    for line in lines(directory + "/aliases") {
+      let fields = line.split(separator: 0x20)
+      guard fields.count == 2 else { continue }
+      let alias = string(fields[0])
+      let target = string(fields[1])
+      guard aliasTarget[alias] == nil else { continue }
+      aliasTarget[alias] = target
+      aliasesOf[target, default: []].append(alias)
+    }
+    for line in lines(directory + "/subclasses") {
+      let fields = line.split(separator: 0x20)
+      guard fields.count == 2 else { continue }
+      let child = string(fields[0])
+      let parent = string(fields[1])
+      if !(parentsOf[child]?.contains(parent) ?? false) {
+        parentsOf[child, default: []].append(parent)
+      }
+    }
+    for line in lines(directory + "/globs2") {
+      // weight:type:glob[:flags]
+      let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+      guard fields.count >= 3, let weight = Int(string(fields[0])) else { continue }
+      let pattern = fields[2]
+      guard pattern.starts(with: [UInt8(ascii: "*"), UInt8(ascii: ".")]) else { continue }
+      let ext = pattern.dropFirst(2)
+      guard !ext.isEmpty,
+        !ext.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "[") })
+      else { continue }
+      let name = string(fields[1])
+      let normalized = TagNormalization.asciiLowercased(String(decoding: ext, as: UTF8.self))
+      globs[name, default: []].append(Glob(ext: normalized, weight: weight))
+    }
+  }
+
+  private func lines(_ path: String) -> [ArraySlice<UInt8>] {
+    guard let bytes = FileBytes.read(path) else { return [] }
+    return FileBytes.lines(bytes).filter { $0.first != UInt8(ascii: "#") }
+  }
+
+  private func string(_ bytes: ArraySlice<UInt8>) -> String {
+    TagNormalization.normalizeMIMEType(String(decoding: bytes, as: UTF8.self))
+  }
+}

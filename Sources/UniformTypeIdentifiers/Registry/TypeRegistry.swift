@@ -1,0 +1,281 @@
+import Synchronization
+
+/// The process's types: the system table, declarations from files and code, and the MIME
+/// database, resolved into catalogs.
+///
+/// The system catalog is immutable and needs no lock. Declaration files are read the first
+/// time a lookup misses the system table; the MIME database the first time a lookup also
+/// misses the declarations (or names a type derived from it). Writers are serialized by one
+/// lock and build a new overlay catalog; readers take a short lock to fetch the current one.
+package final class TypeRegistry: Sendable {
+  /// The registry behind `UTType`.
+  package static let shared = TypeRegistry(configuration: .standard)
+
+  /// Where a registry finds its declarations and MIME database.
+  package struct Configuration: Sendable {
+    /// Directories searched for declaration files, in precedence order.
+    package var declarationDirectories: [String]
+    /// The MIME database directories; `nil` for the XDG data path.
+    package var mimeDirectories: [String]?
+
+    package init(declarationDirectories: [String], mimeDirectories: [String]? = nil) {
+      self.declarationDirectories = declarationDirectories
+      self.mimeDirectories = mimeDirectories
+    }
+
+    /// `$XDG_DATA_HOME/ferry/types`, then each `$XDG_DATA_DIRS` entry's `ferry/types`.
+    package static var standard: Configuration {
+      Configuration(declarationDirectories: Environment.dataSearchPath.map { $0 + "/ferry/types" })
+    }
+  }
+
+  /// What a lookup needs loaded before it can answer.
+  package enum Requirement: Int, Comparable, Sendable {
+    case declarations, mimeDatabase
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  struct DeclaredEntry: Sendable {
+    var declaration: TypeDeclaration
+    var layer: DeclarationLayer
+    var file: String?
+    var entry: String
+  }
+
+  struct State: Sendable {
+    var declared: [DeclaredEntry] = []
+    var searchPathLoaded = false
+    var mime: SharedMIMEDatabase?
+    var overlay = TypeCatalog()
+    var diagnostics: [UTType.DeclarationDiagnostic] = []
+  }
+
+  package let configuration: Configuration
+  let system = SystemTypeTable.catalog
+  let state = Mutex(State())
+  let writer = Mutex(())
+
+  package init(configuration: Configuration) {
+    self.configuration = configuration
+  }
+
+  /// The overlay catalog, with at least `requirement` loaded.
+  package func overlay(loading requirement: Requirement) -> TypeCatalog {
+    let ready = state.withLock { state -> TypeCatalog? in
+      switch requirement {
+      case .declarations: return state.searchPathLoaded ? state.overlay : nil
+      case .mimeDatabase: return state.searchPathLoaded && state.mime != nil ? state.overlay : nil
+      }
+    }
+    if let ready { return ready }
+    writer.withLock { _ in
+      loadSearchPathIfNeeded()
+      if requirement == .mimeDatabase { loadMIMEDatabaseIfNeeded() }
+    }
+    return state.withLock { $0.overlay }
+  }
+
+  /// Whether the MIME database has been read.
+  package var isMIMEDatabaseLoaded: Bool { state.withLock { $0.mime != nil } }
+
+  /// Every declaration problem seen so far.
+  package var diagnostics: [UTType.DeclarationDiagnostic] { state.withLock { $0.diagnostics } }
+
+  // MARK: Writing (called with `writer` held)
+
+  func loadSearchPathIfNeeded() {
+    guard !state.withLock({ $0.searchPathLoaded }) else { return }
+    var files: [DeclarationFile] = []
+    for directory in configuration.declarationDirectories {
+      for name in FileBytes.directoryEntries(directory)
+      where name.hasSuffix(".json") || name.hasSuffix(".plist") {
+        files.append(DeclarationFile(path: directory + "/" + name))
+      }
+    }
+    state.withLock { $0.searchPathLoaded = true }
+    if !files.isEmpty { admit(files, allowingExampleNamespace: false) }
+  }
+
+  func loadMIMEDatabaseIfNeeded() {
+    guard !state.withLock({ $0.mime != nil }) else { return }
+    let database = SharedMIMEDatabase.load(
+      directories: configuration.mimeDirectories ?? SharedMIMEDatabase.defaultDirectories,
+      system: system)
+    state.withLock { $0.mime = database }
+    rebuild()
+  }
+
+  /// Rebuilds the overlay from the current declarations and MIME database.
+  func rebuild() {
+    let (declared, mime) = state.withLock { ($0.declared, $0.mime) }
+    let entries =
+      declared.map { TypeCatalog.Entry(declaration: $0.declaration, layer: $0.layer) }
+      + (mime?.entries ?? [])
+    let overlay = TypeCatalog.build(entries: entries, additions: mime?.additions ?? [], over: system)
+    state.withLock { $0.overlay = overlay }
+  }
+
+  /// Admits the entries of `files`: validates them, reports problems, rebuilds the overlay.
+  func admit(_ files: [DeclarationFile], allowingExampleNamespace: Bool) {
+    var diagnostics = files.flatMap(\.diagnostics)
+    let paths = Set(files.map(\.path))
+    var declared = state.withLock { $0.declared }.filter { entry in
+      entry.file.map { !paths.contains($0) } ?? true
+    }
+    let firstNew = declared.count
+    for file in files {
+      for item in file.items {
+        let identifier = item.declaration.identifier
+        func refuse(_ problem: UTType.DeclarationDiagnostic.Problem) {
+          diagnostics.append(.init(file: file.path, entry: item.entry, problem: problem))
+        }
+        guard TypeIdentifier.isValid(identifier) else {
+          refuse(.invalidIdentifier(identifier))
+          continue
+        }
+        if let namespace = TypeIdentifier.reservedNamespace(of: identifier),
+          !(namespace == "com.example" && allowingExampleNamespace)
+        {
+          refuse(.reservedNamespace(identifier: identifier, namespace: namespace))
+          continue
+        }
+        if system.records[TypeIdentifier.key(identifier)] != nil {
+          refuse(.systemType(identifier))
+          continue
+        }
+        declared.append(
+          DeclaredEntry(
+            declaration: item.declaration, layer: item.isExported ? .exportedFile : .importedFile,
+            file: file.path, entry: item.entry))
+      }
+    }
+    diagnostics += checkParents(&declared, from: firstNew)
+    diagnostics += breakCycles(&declared, from: firstNew)
+    state.withLock {
+      $0.declared = declared
+      $0.diagnostics += diagnostics
+    }
+    rebuild()
+  }
+
+  /// Drops conformances to types nobody declares, reporting each.
+  private func checkParents(
+    _ declared: inout [DeclaredEntry], from firstNew: Int
+  ) -> [UTType.DeclarationDiagnostic] {
+    var diagnostics: [UTType.DeclarationDiagnostic] = []
+    let declaredKeys = Set(declared.map { TypeIdentifier.key($0.declaration.identifier) })
+    for index in firstNew..<declared.count {
+      let identifier = declared[index].declaration.identifier
+      declared[index].declaration.conformsTo = declared[index].declaration.conformsTo.filter {
+        parent in
+        let key = TypeIdentifier.key(parent)
+        if system.records[key] != nil || declaredKeys.contains(key) { return true }
+        if TypeIdentifier.isValid(parent), DynamicIdentifier.decode(parent) != nil { return true }
+        if key.hasPrefix(SharedMIMEDatabase.derivedPrefix) {
+          loadMIMEDatabaseIfNeeded()
+          if state.withLock({ $0.mime?.entries.contains { TypeIdentifier.key($0.declaration.identifier) == key } ?? false }) {
+            return true
+          }
+        }
+        diagnostics.append(
+          .init(
+            file: declared[index].file ?? "code", entry: declared[index].entry,
+            problem: .unknownParent(identifier: identifier, parent: parent)))
+        return false
+      }
+    }
+    return diagnostics
+  }
+
+  /// Finds conformance cycles among declarations and drops the conformance closing each one.
+  private func breakCycles(
+    _ declared: inout [DeclaredEntry], from firstNew: Int
+  ) -> [UTType.DeclarationDiagnostic] {
+    var indexOfKey: [String: Int] = [:]
+    for (index, entry) in declared.enumerated() {
+      let key = TypeIdentifier.key(entry.declaration.identifier)
+      if let current = indexOfKey[key], declared[current].layer <= entry.layer { continue }
+      indexOfKey[key] = index
+    }
+    var diagnostics: [UTType.DeclarationDiagnostic] = []
+    var finished = Set<String>()
+    var path: [String] = []
+    var onPath = Set<String>()
+
+    func visit(_ key: String) {
+      guard let index = indexOfKey[key], !finished.contains(key) else { return }
+      path.append(key)
+      onPath.insert(key)
+      var kept: [String] = []
+      for parent in declared[index].declaration.conformsTo {
+        let parentKey = TypeIdentifier.key(parent)
+        if onPath.contains(parentKey) {
+          let cycle = path.drop(while: { $0 != parentKey }) + [parentKey]
+          let names = cycle.map { indexOfKey[$0].map { declared[$0].declaration.identifier } ?? $0 }
+          diagnostics.append(
+            .init(
+              file: declared[index].file ?? "code", entry: declared[index].entry,
+              problem: .conformanceCycle(names)))
+          continue
+        }
+        kept.append(parent)
+        visit(parentKey)
+      }
+      declared[index].declaration.conformsTo = kept
+      path.removeLast()
+      onPath.remove(key)
+      finished.insert(key)
+    }
+    for index in firstNew..<declared.count {
+      visit(TypeIdentifier.key(declared[index].declaration.identifier))
+    }
+    return diagnostics
+  }
+
+  /// Records a declaration made in Swift code (`UTType(exportedAs:)`, `UTType(importedAs:)`).
+  func declareInCode(identifier: String, parent: String?, exported: Bool) {
+    let key = TypeIdentifier.key(identifier)
+    guard TypeIdentifier.isValid(identifier), system.records[key] == nil else { return }
+    if let namespace = TypeIdentifier.reservedNamespace(of: identifier), namespace != "com.example" {
+      return
+    }
+    let layer: DeclarationLayer = exported ? .exportedCode : .importedCode
+    let exists = state.withLock { state in
+      state.declared.contains {
+        $0.layer == layer && TypeIdentifier.key($0.declaration.identifier) == key
+      }
+    }
+    if exists { return }
+    writer.withLock { _ in
+      loadSearchPathIfNeeded()
+      let declaration = TypeDeclaration(
+        identifier: identifier, conformsTo: [parent ?? "public.data"])
+      state.withLock {
+        $0.declared.append(
+          DeclaredEntry(declaration: declaration, layer: layer, file: nil, entry: identifier))
+      }
+      rebuild()
+    }
+  }
+
+  /// Loads the declaration file at `path`, or every `.json` and `.plist` file in the directory
+  /// at `path`, and returns the problems found in them.
+  package func loadDeclarations(
+    from path: String, allowingExampleNamespace: Bool
+  ) -> [UTType.DeclarationDiagnostic] {
+    let names = FileBytes.directoryEntries(path)
+    let files: [DeclarationFile]
+    if !names.isEmpty || FileBytes.isDirectory(path) {
+      files = names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".plist") }
+        .map { DeclarationFile(path: path + "/" + $0) }
+    } else {
+      files = [DeclarationFile(path: path)]
+    }
+    return writer.withLock { _ in
+      loadSearchPathIfNeeded()
+      let before = state.withLock { $0.diagnostics.count }
+      admit(files, allowingExampleNamespace: allowingExampleNamespace)
+      return state.withLock { Array($0.diagnostics[before...]) }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+extension UTType {
+  /// The preferred type for a filename extension, or a dynamic type when none is declared.
+  ///
+  /// ```swift
+  /// UTType(filenameExtension: "jpg")                          // public.jpeg
+  /// UTType(filenameExtension: "mp4", conformingTo: .audio)    // public.mpeg-4-audio
+  /// UTType(filenameExtension: "turtle")                       // dyn.ah62d4rv4ge81k7pwsv0gn
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - filenameExtension: The extension, without a leading dot.
+  ///   - supertype: A type the result must conform to.
+  /// - Returns: `nil` only for an empty extension.
+  public init?(filenameExtension: String, conformingTo supertype: UTType = .data) {
+    self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: supertype)
+  }
+
+  /// The preferred type for a MIME type, or a dynamic type when none is declared.
+  ///
+  /// ```swift
+  /// UTType(mimeType: "image/png")            // public.png
+  /// UTType(mimeType: "text/plain; charset=UTF-8")   // public.utf8-plain-text
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - mimeType: The MIME type; case and blanks around parameters do not matter.
+  ///   - supertype: A type the result must conform to.
+  /// - Returns: `nil` only for an empty MIME type.
+  public init?(mimeType: String, conformingTo supertype: UTType = .data) {
+    self.init(tag: mimeType, tagClass: .mimeType, conformingTo: supertype)
+  }
+
+  /// The preferred type for a tag, or a dynamic type carrying the tag when no declared type
+  /// does.
+  ///
+  /// When several types carry the tag, the winner is decided in this order: system types,
+  /// then exported, then imported declarations, then the MIME database; within one of these,
+  /// the type whose preferred tag it is, then the heavier MIME-database glob, then the more
+  /// specific type, then the earlier declaration.
+  ///
+  /// ```swift
+  /// UTType(tag: "UTF8_STRING", tagClass: .x11Target, conformingTo: nil)   // public.utf8-plain-text
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - tag: The tag.
+  ///   - tagClass: The tag's class.
+  ///   - supertype: A type the result must conform to, or `nil` for any.
+  /// - Returns: `nil` only for an empty tag.
+  public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
+    guard !tag.isEmpty, tag != "." else { return nil }
+    if let record = TypeRegistry.shared.preferredRecord(
+      tag: tag, tagClass: tagClass, conformingTo: supertype?.key)
+    {
+      self.init(record: record)
+    } else {
+      self.init(dynamicTag: tag, tagClass: tagClass, conformingTo: supertype)
+    }
+  }
+
+  /// Every declared type carrying a tag, preferred first; a dynamic type when none does.
+  ///
+  /// ```swift
+  /// UTType.types(tag: "mp4", tagClass: .filenameExtension, conformingTo: nil)
+  /// // [public.mpeg-4, public.mpeg-4-audio, …]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - tag: The tag.
+  ///   - tagClass: The tag's class.
+  ///   - supertype: A type the results must conform to, or `nil` for any.
+  /// - Returns: The types, or an empty array for an empty tag.
+  public static func types(
+    tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?
+  ) -> [UTType] {
+    guard !tag.isEmpty, tag != "." else { return [] }
+    let records = TypeRegistry.shared.allRecords(
+      tag: tag, tagClass: tagClass, conformingTo: supertype?.key)
+    if records.isEmpty {
+      return [UTType(dynamicTag: tag, tagClass: tagClass, conformingTo: supertype)]
+    }
+    return records.map(UTType.init(record:))
+  }
+
+  private init(dynamicTag tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
+    let bare = tagClass == .filenameExtension && tag.hasPrefix(".") ? String(tag.dropFirst()) : tag
+    self.init(
+      uncheckedIdentifier: DynamicIdentifier.encode(
+        tag: bare, tagClass: tagClass, conformingTo: supertype?.identifier))
+  }
+}
