@@ -10,7 +10,8 @@ extension UTType {
   /// - Parameter type: The type to test against.
   /// - Returns: `true` when every `type` reader can read this type.
   public func conforms(to type: UTType) -> Bool {
-    TypeRegistry.shared.conforms(key, to: type.key)
+    if let mine = systemRecord, let theirs = type.systemRecord { return mine.conforms(to: theirs) }
+    return TypeRegistry.shared.conforms(key, to: type.key)
   }
 
   /// Whether `type` conforms to this type and is not this type.

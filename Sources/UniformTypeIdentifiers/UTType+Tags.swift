@@ -48,10 +48,15 @@ extension UTType {
   ///   - supertype: A type the result must conform to, or `nil` for any.
   /// - Returns: `nil` only for an empty tag.
   public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
-    guard !tag.isEmpty, tag != "." else { return nil }
-    if let record = TypeRegistry.shared.preferredRecord(
-      tag: tag, tagClass: tagClass, conformingTo: supertype?.key)
-    {
+    guard Self.isUsableTag(tag) else { return nil }
+    let registry = TypeRegistry.shared
+    let filter: TypeRegistry.Supertype =
+      if let supertype {
+        (supertype.record).map(TypeRegistry.Supertype.record) ?? .undeclared(supertype.key)
+      } else {
+        .any
+      }
+    if let record = registry.preferredRecord(tag: tag, tagClass: tagClass, conformingTo: filter) {
       self.init(record: record)
     } else {
       self.init(dynamicTag: tag, tagClass: tagClass, conformingTo: supertype)
@@ -73,7 +78,7 @@ extension UTType {
   public static func types(
     tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?
   ) -> [UTType] {
-    guard !tag.isEmpty, tag != "." else { return [] }
+    guard isUsableTag(tag) else { return [] }
     let records = TypeRegistry.shared.allRecords(
       tag: tag, tagClass: tagClass, conformingTo: supertype?.key)
     if records.isEmpty {
@@ -82,8 +87,16 @@ extension UTType {
     return records.map(UTType.init(record:))
   }
 
+  /// Whether a tag names anything: not empty, and not a lone dot.
+  private static func isUsableTag(_ tag: String) -> Bool {
+    let bytes = tag.utf8
+    guard let first = bytes.first else { return false }
+    return !(first == UInt8(ascii: ".") && bytes.count == 1)
+  }
+
   private init(dynamicTag tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
-    let bare = tagClass == .filenameExtension && tag.hasPrefix(".") ? String(tag.dropFirst()) : tag
+    let bare =
+      tagClass == .filenameExtension && tag.utf8.first == UInt8(ascii: ".") ? String(tag.dropFirst()) : tag
     self.init(
       uncheckedIdentifier: DynamicIdentifier.encode(
         tag: bare, tagClass: tagClass, conformingTo: supertype?.identifier))

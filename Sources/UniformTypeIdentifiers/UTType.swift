@@ -8,7 +8,7 @@
 /// let type = UTType(filenameExtension: "jpg")!        // public.jpeg
 /// type.conforms(to: .image)                           // true
 /// type.preferredMIMEType                              // "image/jpeg"
-/// UTType(mimeType: "application/x-foo")!.identifier   // "dyn.ah62d4rv4gq81k3p2su1zuppgsm10esvvhzxhe55c"
+/// UTType(mimeType: "application/x-foo")!.identifier   // "dyn.ah62d4rv4gq80c6durvy0g2pyrf106p52fzxg852"
 /// ```
 ///
 /// The types come from Apple's system declarations (every named constant, with Apple's
@@ -18,27 +18,71 @@
 /// Unknown tags get dynamic `dyn.` types, with Apple's encoding. The MIME database and the
 /// declaration files are read only when a lookup needs them.
 public struct UTType: Sendable {
-  /// The type's identifier, such as `public.jpeg`.
-  public let identifier: String
-  /// The lowercased identifier: equality and hashing use it.
-  let key: String
+  /// A system type's record, or the name of any other type. One reference either way, so a
+  /// copy costs one retain. System records never change, so a value may keep one; every other
+  /// type is resolved when asked, so that later declarations take effect.
+  let storage: Storage
 
-  /// A type of the system table, by an identifier known to be lowercase.
+  enum Storage: Sendable {
+    case system(TypeRecord)
+    case name(TypeName)
+  }
+
+  /// The name of a type that is not a system type.
+  final class TypeName: Sendable {
+    let identifier: String
+    let key: String
+
+    init(identifier: String, key: String) {
+      self.identifier = identifier
+      self.key = key
+    }
+  }
+
+  /// The type's identifier, such as `public.jpeg`.
+  public var identifier: String {
+    switch storage {
+    case .system(let record): record.identifier
+    case .name(let name): name.identifier
+    }
+  }
+
+  /// The lowercased identifier: equality and hashing use it.
+  var key: String {
+    switch storage {
+    case .system(let record): record.key
+    case .name(let name): name.key
+    }
+  }
+
+  /// The record of a system type.
+  var systemRecord: TypeRecord? {
+    if case .system(let record) = storage { return record }
+    return nil
+  }
+
+  /// A type of the system table.
   init(_system identifier: String) {
-    self.identifier = identifier
-    self.key = TypeIdentifier.key(identifier)
+    self.init(uncheckedIdentifier: identifier)
   }
 
   /// A type whose record is already resolved.
   init(record: TypeRecord) {
-    self.identifier = record.identifier
-    self.key = record.key
+    if record.systemIndex >= 0 {
+      storage = .system(record)
+    } else {
+      storage = .name(TypeName(identifier: record.identifier, key: record.key))
+    }
   }
 
   /// A type for an identifier, whether or not anything declares it.
   init(uncheckedIdentifier identifier: String) {
-    self.identifier = identifier
-    self.key = TypeIdentifier.key(identifier)
+    let key = TypeIdentifier.key(identifier)
+    if let record = SystemTypeTable.catalog.records[key] {
+      storage = .system(record)
+    } else {
+      storage = .name(TypeName(identifier: identifier, key: key))
+    }
   }
 
   /// Looks up the type with an identifier.
@@ -60,7 +104,7 @@ public struct UTType: Sendable {
     self.init(record: record)
   }
 
-  var record: TypeRecord? { TypeRegistry.shared.record(forKey: key) }
+  var record: TypeRecord? { systemRecord ?? TypeRegistry.shared.record(forKey: key) }
 }
 
 extension UTType: Hashable {

@@ -4,6 +4,11 @@ import ArgumentParser
 @main
 struct Ferry: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "ferry",
     abstract: "Typed clipboard and drag-and-drop transfers for X11.",
     subcommands: [TypeCommand.self])
+
+  static func main() {
+    mainReportingFailures()
+  }
 }

@@ -1,8 +1,50 @@
 import ArgumentParser
+import Foundation
 import UniformTypeIdentifiers
 
-struct TypeCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "type", abstract: "Look up a type.")
-  @Argument var query: String
-  func run() throws { print(UTType(query) ?? "none") }
+extension Ferry {
+  /// `ferry type`: look a type up by identifier, extension, MIME type or X11 target.
+  struct TypeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "type",
+      abstract: "Show a type: identifier, description, tags and conformance tree.",
+      discussion: """
+        QUERY is an identifier (public.jpeg), a filename extension with its dot (.jpg), a MIME \
+        type (image/jpeg) or an X11 target (UTF8_STRING). Use --tag-class to say which.
+        """)
+
+    /// How to read the query.
+    enum QueryKind: String, ExpressibleByArgument, CaseIterable {
+      case identifier, `extension`, mime, x11
+    }
+
+    @Argument(help: "The identifier, .extension, MIME type or X11 target to look up.")
+    var query: String
+
+    @Option(help: ArgumentHelp("Read QUERY as this kind of name.", valueName: "kind"))
+    var tagClass: QueryKind?
+
+    @Option(help: ArgumentHelp("Also load declarations from this file or directory.", valueName: "path"))
+    var declarations: [String] = []
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+      for path in declarations {
+        for problem in UTType.loadDeclarations(from: path) {
+          FileHandle.standardError.write(Data("ferry: warning: \(problem)\n".utf8))
+        }
+      }
+      for problem in UTType.declarationDiagnostics where !declarations.contains(problem.file) {
+        FileHandle.standardError.write(Data("ferry: warning: \(problem)\n".utf8))
+      }
+      guard let type = TypeQuery(query, kind: tagClass).resolve() else {
+        throw CommandFailure(
+          message: "no type has the identifier '\(query)' (try .\(query) or a MIME type)",
+          exitCode: .notFound)
+      }
+      print(json ? TypeReport(type).json() : TypeReport(type).text(), terminator: "")
+    }
+  }
 }

@@ -78,9 +78,12 @@ struct DeclarationFile {
     var declaration = TypeDeclaration(identifier: identifier)
     switch fields["UTTypeConformsTo"] {
     case let single as String: declaration.conformsTo = [single]
-    case let list as [Any]: declaration.conformsTo = list.compactMap { $0 as? String }
+    case let list as [Any] where list.allSatisfy({ $0 is String }):
+      declaration.conformsTo = list.compactMap { $0 as? String }
     case nil: break
     default:
+      // The strings of a mixed list still load.
+      declaration.conformsTo = (fields["UTTypeConformsTo"] as? [Any])?.compactMap { $0 as? String } ?? []
       diagnostics.append(
         .init(file: path, entry: label, problem: .malformed("UTTypeConformsTo is not a list of strings")))
     }
@@ -100,9 +103,12 @@ struct DeclarationFile {
       for (tagClass, value) in tags.sorted(by: { $0.key < $1.key }) {
         switch value {
         case let single as String: declaration.tags[UTTagClass(rawValue: tagClass)] = [single]
-        case let list as [Any]:
+        case let list as [Any] where list.allSatisfy({ $0 is String }):
           declaration.tags[UTTagClass(rawValue: tagClass)] = list.compactMap { $0 as? String }
         default:
+          // The strings of a mixed list still load.
+          let strings = (value as? [Any])?.compactMap { $0 as? String } ?? []
+          if !strings.isEmpty { declaration.tags[UTTagClass(rawValue: tagClass)] = strings }
           diagnostics.append(
             .init(file: path, entry: label, problem: .malformed("tags of \(tagClass) are not strings")))
         }

@@ -8,7 +8,7 @@ enum TagNormalization {
   static func normalize(_ tag: String, in tagClass: UTTagClass) -> String {
     switch tagClass {
     case .filenameExtension:
-      let trimmed = tag.hasPrefix(".") ? String(tag.dropFirst()) : tag
+      let trimmed = tag.utf8.first == UInt8(ascii: ".") ? String(tag.dropFirst()) : tag
       return asciiLowercased(trimmed)
     case .mimeType:
       return normalizeMIMEType(tag)
@@ -19,14 +19,10 @@ enum TagNormalization {
 
   /// Lowercases a MIME type and removes blanks and quotes from its parameters.
   static func normalizeMIMEType(_ mimeType: String) -> String {
-    var needsWork = false
-    for byte in mimeType.utf8 where byte == 0x20 || byte == 0x22 || byte == 0x09
-      || (byte >= 0x41 && byte <= 0x5A)
-    {
-      needsWork = true
-      break
+    let clean = scan(mimeType) { byte in
+      byte == 0x20 || byte == 0x22 || byte == 0x09 || (byte >= 0x41 && byte <= 0x5A)
     }
-    if !needsWork { return mimeType }
+    if clean { return mimeType }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(mimeType.utf8.count)
     for byte in mimeType.utf8 {
@@ -39,21 +35,23 @@ enum TagNormalization {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Lowercases ASCII letters only, without allocating when there are none.
+  /// Lowercases a string, without allocating when it has no upper-case letters.
   static func asciiLowercased(_ string: String) -> String {
-    var hasUpper = false
-    for byte in string.utf8 where byte >= 0x41 && byte <= 0x5A {
-      hasUpper = true
-      break
+    let clean = scan(string) { byte in (byte >= 0x41 && byte <= 0x5A) || byte >= 0x80 }
+    return clean ? string : string.lowercased()
+  }
+
+  /// Whether no byte of `string` matches `isDirty`, read from contiguous storage when the
+  /// string has it.
+  @inline(__always)
+  private static func scan(_ string: String, _ isDirty: (UInt8) -> Bool) -> Bool {
+    if let clean = string.utf8.withContiguousStorageIfAvailable({ buffer in
+      for byte in buffer where isDirty(byte) { return false }
+      return true
+    }) {
+      return clean
     }
-    if !hasUpper {
-      var nonASCII = false
-      for byte in string.utf8 where byte >= 0x80 {
-        nonASCII = true
-        break
-      }
-      return nonASCII ? string.lowercased() : string
-    }
-    return string.lowercased()
+    for byte in string.utf8 where isDirty(byte) { return false }
+    return true
   }
 }

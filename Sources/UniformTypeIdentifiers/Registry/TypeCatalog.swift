@@ -1,11 +1,11 @@
 /// A set of resolved types with an index from tags to the types that claim them.
 ///
 /// The system catalog is built once; the registry builds an overlay catalog for declarations
-/// and the MIME database whenever one of them changes.
-package struct TypeCatalog: Sendable {
+/// and the MIME database whenever one of them changes. A catalog never changes once built.
+package final class TypeCatalog: Sendable {
   /// One type's claim on a tag.
   package struct TagClaim: Sendable {
-    package var key: String
+    package var record: TypeRecord
     package var layer: DeclarationLayer
     /// Whether the tag is the type's first of its class.
     package var isPreferred: Bool
@@ -15,22 +15,73 @@ package struct TypeCatalog: Sendable {
     package var depth: Int
     /// The order of the declaration.
     package var order: Int
+
+    package var key: String { record.key }
   }
 
   /// Records by key.
-  package private(set) var records: [String: TypeRecord] = [:]
-  /// Claims by tag class and normalized tag, best first.
-  package private(set) var claims: [UTTagClass: [String: [TagClaim]]] = [:]
+  package let records: [String: TypeRecord]
   /// Tags the MIME database adds to types that are declared elsewhere, by key.
-  package private(set) var tagAdditions: [String: [UTTagClass: [String]]] = [:]
+  package let tagAdditions: [String: [UTTagClass: [String]]]
   /// The MIME type that localizes each type's description, by key.
-  package private(set) var commentSources: [String: String] = [:]
+  package let commentSources: [String: String]
+  private let extensionClaims: [String: [TagClaim]]
+  private let mimeTypeClaims: [String: [TagClaim]]
+  private let x11TargetClaims: [String: [TagClaim]]
+  private let otherClaims: [UTTagClass: [String: [TagClaim]]]
 
-  package init() {}
+  /// An empty catalog.
+  package convenience init() {
+    self.init(records: [:], claims: [:], tagAdditions: [:], commentSources: [:])
+  }
+
+  private init(
+    records: [String: TypeRecord], claims: [UTTagClass: [String: [TagClaim]]],
+    tagAdditions: [String: [UTTagClass: [String]]], commentSources: [String: String]
+  ) {
+    self.records = records
+    self.tagAdditions = tagAdditions
+    self.commentSources = commentSources
+    var claims = claims
+    extensionClaims = claims.removeValue(forKey: .filenameExtension) ?? [:]
+    mimeTypeClaims = claims.removeValue(forKey: .mimeType) ?? [:]
+    x11TargetClaims = claims.removeValue(forKey: .x11Target) ?? [:]
+    otherClaims = claims
+  }
+
+  /// The system catalog, from generated rows and claim lists.
+  convenience init(systemRecords: [TypeRecord], claims: [UTTagClass: [String: [Int]]]) {
+    var records: [String: TypeRecord] = [:]
+    records.reserveCapacity(systemRecords.count)
+    for record in systemRecords { records[record.key] = record }
+    var tagClaims: [UTTagClass: [String: [TagClaim]]] = [:]
+    for (tagClass, byTag) in claims {
+      var list: [String: [TagClaim]] = [:]
+      list.reserveCapacity(byTag.count)
+      for (tag, rows) in byTag {
+        list[tag] = rows.map { row in
+          let record = systemRecords[row]
+          let normalizedTags = (record.tags[tagClass] ?? []).map {
+            TagNormalization.normalize($0, in: tagClass)
+          }
+          return TagClaim(
+            record: record, layer: .system, isPreferred: normalizedTags.first == tag, weight: 50,
+            depth: 0, order: row)
+        }
+      }
+      tagClaims[tagClass] = list
+    }
+    self.init(records: records, claims: tagClaims, tagAdditions: [:], commentSources: [:])
+  }
 
   /// The claims on `tag` (already normalized), best first.
   package func claims(on normalizedTag: String, in tagClass: UTTagClass) -> [TagClaim] {
-    claims[tagClass]?[normalizedTag] ?? []
+    switch tagClass {
+    case .filenameExtension: return extensionClaims[normalizedTag] ?? []
+    case .mimeType: return mimeTypeClaims[normalizedTag] ?? []
+    case .x11Target: return x11TargetClaims[normalizedTag] ?? []
+    default: return otherClaims[tagClass]?[normalizedTag] ?? []
+    }
   }
 }
 
@@ -59,19 +110,19 @@ extension TypeCatalog {
     package var commentSource: String?
   }
 
-  /// Builds a catalog from entries in priority order.
+  /// Builds a catalog from entries in priority order, over `base`.
   ///
   /// For each identifier the entry of the lowest layer wins, then the first one; identifiers
   /// that `base` already resolves are left to `base`. Conformance closures are computed here
   /// and never loop, whatever cycles the declarations contain.
   package static func build(
-    entries: [Entry], additions: [TagAddition] = [], over base: TypeCatalog? = nil
+    entries: [Entry], additions: [TagAddition] = [], over base: TypeCatalog
   ) -> TypeCatalog {
     var winners: [String: (entry: Entry, order: Int)] = [:]
     var winnerOrder: [String] = []
     for (order, entry) in entries.enumerated() {
       let key = TypeIdentifier.key(entry.declaration.identifier)
-      if base?.records[key] != nil { continue }
+      if base.records[key] != nil { continue }
       if let current = winners[key] {
         if entry.layer < current.entry.layer { winners[key] = (entry, current.order) }
         continue
@@ -85,44 +136,54 @@ extension TypeCatalog {
       closures.parents[key] = winners[key]!.entry.declaration.conformsTo.map(TypeIdentifier.key)
     }
 
-    var catalog = TypeCatalog()
+    var records: [String: TypeRecord] = [:]
+    var claims = ClaimTable()
+    var commentSources: [String: String] = [:]
+    var tagAdditions: [String: [UTTagClass: [String]]] = [:]
     for key in winnerOrder {
       let (entry, order) = winners[key]!
       let ancestors = closures.ancestors(of: key)
       let record = TypeRecord(
         declaration: entry.declaration, layer: entry.layer,
-        parentKeys: closures.parents[key] ?? [], ancestorKeys: ancestors)
-      catalog.records[key] = record
-      if let source = entry.declaration.mimeCommentSource { catalog.commentSources[key] = source }
-      catalog.addClaims(
-        key: key, tags: entry.declaration.tags, layer: entry.layer, depth: ancestors.count,
+        parentKeys: closures.parents[key] ?? [], systemAncestors: ancestors.system,
+        otherAncestorKeys: ancestors.other)
+      records[key] = record
+      if let source = entry.declaration.mimeCommentSource { commentSources[key] = source }
+      claims.add(
+        record: record, tags: entry.declaration.tags, layer: entry.layer, depth: ancestors.count,
         order: order, extensionWeights: entry.extensionWeights)
     }
     for (index, addition) in additions.enumerated() {
-      let depth = base?.records[addition.key]?.ancestorKeys.count ?? 0
-      catalog.addClaims(
-        key: addition.key, tags: addition.tags, layer: .mimeDatabase, depth: depth,
-        order: entries.count + index, extensionWeights: addition.extensionWeights,
-        alwaysPreferred: false)
-      catalog.tagAdditions[addition.key, default: [:]].merge(addition.tags) { $0 + $1 }
-      if let source = addition.commentSource { catalog.commentSources[addition.key] = source }
+      guard let record = base.records[addition.key] ?? records[addition.key] else { continue }
+      claims.add(
+        record: record, tags: addition.tags, layer: .mimeDatabase,
+        depth: record.ancestorCount, order: entries.count + index,
+        extensionWeights: addition.extensionWeights, alwaysPreferred: false)
+      tagAdditions[addition.key, default: [:]].merge(addition.tags) { $0 + $1 }
+      if let source = addition.commentSource { commentSources[addition.key] = source }
     }
-    catalog.sortClaims()
-    return catalog
+    return TypeCatalog(
+      records: records, claims: claims.sorted(), tagAdditions: tagAdditions,
+      commentSources: commentSources)
   }
+}
 
-  private mutating func addClaims(
-    key: String, tags: [UTTagClass: [String]], layer: DeclarationLayer, depth: Int, order: Int,
-    extensionWeights: [String: Int], alwaysPreferred: Bool? = nil
+/// Claims being collected for a catalog.
+private struct ClaimTable {
+  var claims: [UTTagClass: [String: [TypeCatalog.TagClaim]]] = [:]
+
+  mutating func add(
+    record: TypeRecord, tags: [UTTagClass: [String]], layer: DeclarationLayer, depth: Int,
+    order: Int, extensionWeights: [String: Int], alwaysPreferred: Bool? = nil
   ) {
     for (tagClass, values) in tags {
       for (position, value) in values.enumerated() {
         let normalized = TagNormalization.normalize(value, in: tagClass)
         var list = claims[tagClass]?[normalized] ?? []
-        if list.contains(where: { $0.key == key }) { continue }
+        if list.contains(where: { $0.record === record }) { continue }
         list.append(
-          TagClaim(
-            key: key, layer: layer, isPreferred: alwaysPreferred ?? (position == 0),
+          TypeCatalog.TagClaim(
+            record: record, layer: layer, isPreferred: alwaysPreferred ?? (position == 0),
             weight: tagClass == .filenameExtension ? extensionWeights[normalized] ?? 50 : 50,
             depth: depth, order: order))
         claims[tagClass, default: [:]][normalized] = list
@@ -130,50 +191,64 @@ extension TypeCatalog {
     }
   }
 
-  /// Orders each tag's claims: lower layer, preferred tag, heavier glob, more specific type,
-  /// earlier declaration.
-  private mutating func sortClaims() {
-    for (tagClass, byTag) in claims {
-      var sorted = byTag
-      for (tag, list) in byTag where list.count > 1 {
-        sorted[tag] = list.sorted { a, b in
-          if a.layer != b.layer { return a.layer < b.layer }
-          if a.isPreferred != b.isPreferred { return a.isPreferred }
-          if a.weight != b.weight { return a.weight > b.weight }
-          if a.depth != b.depth { return a.depth > b.depth }
-          return a.order < b.order
-        }
+  /// Each tag's claims, best first: lower layer, preferred tag, heavier glob, more specific
+  /// type, earlier declaration.
+  func sorted() -> [UTTagClass: [String: [TypeCatalog.TagClaim]]] {
+    claims.mapValues { byTag in
+      byTag.mapValues { list in
+        list.count < 2
+          ? list
+          : list.sorted { a, b in
+            if a.layer != b.layer { return a.layer < b.layer }
+            if a.isPreferred != b.isPreferred { return a.isPreferred }
+            if a.weight != b.weight { return a.weight > b.weight }
+            if a.depth != b.depth { return a.depth > b.depth }
+            return a.order < b.order
+          }
       }
-      claims[tagClass] = sorted
     }
   }
 }
 
 /// Computes conformance closures over a catalog being built and the catalog below it.
 private struct ClosureBuilder {
-  let base: TypeCatalog?
+  struct Closure {
+    var system = SystemTypeSet.empty
+    var other = Set<String>()
+    var count: Int { system.count + other.count }
+  }
+
+  let base: TypeCatalog
   var parents: [String: [String]] = [:]
-  private var memo: [String: Set<String>] = [:]
+  private var memo: [String: Closure] = [:]
 
-  init(base: TypeCatalog?) { self.base = base }
+  init(base: TypeCatalog) { self.base = base }
 
-  mutating func ancestors(of key: String) -> Set<String> {
+  mutating func ancestors(of key: String) -> Closure {
     if let known = memo[key] { return known }
-    var result = Set<String>()
+    var result = Closure()
+    var visited: Set<String> = [key]
     var stack = parents[key] ?? []
     while let next = stack.popLast() {
-      guard next != key, result.insert(next).inserted else { continue }
-      if let baseRecord = base?.records[next] {
-        result.formUnion(baseRecord.ancestorKeys)
-      } else if let known = memo[next] {
-        result.formUnion(known)
+      guard visited.insert(next).inserted else { continue }
+      if let baseRecord = base.records[next] {
+        if baseRecord.systemIndex >= 0 { result.system.insert(baseRecord.systemIndex) }
+        else { result.other.insert(next) }
+        result.system.formUnion(baseRecord.systemAncestors)
+        result.other.formUnion(baseRecord.otherAncestorKeys)
+        continue
+      }
+      result.other.insert(next)
+      if let known = memo[next] {
+        result.system.formUnion(known.system)
+        result.other.formUnion(known.other)
       } else if let more = parents[next] {
         stack.append(contentsOf: more)
       } else if let payload = DynamicIdentifier.decode(next) {
         stack.append(contentsOf: payload.conformsTo.map(TypeIdentifier.key))
       }
     }
-    result.remove(key)
+    result.other.remove(key)
     memo[key] = result
     return result
   }

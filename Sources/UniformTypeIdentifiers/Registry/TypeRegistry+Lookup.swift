@@ -14,29 +14,71 @@ extension TypeRegistry {
   /// Whether the type `key` conforms to `superKey` (reflexive).
   package func conforms(_ key: String, to superKey: String) -> Bool {
     if key == superKey { return true }
-    return record(forKey: key)?.ancestorKeys.contains(superKey) ?? false
+    guard let record = record(forKey: key) else { return false }
+    if let superRecord = system.records[superKey] { return record.conforms(to: superRecord) }
+    return record.otherAncestorKeys.contains(superKey)
+  }
+
+  /// What a tag lookup's result must conform to.
+  package enum Supertype {
+    /// Any type.
+    case any
+    /// Types conforming to this resolved type.
+    case record(TypeRecord)
+    /// The type with this key only (nothing declares it).
+    case undeclared(String)
+
+    package init(key: String?, in registry: TypeRegistry) {
+      guard let key else {
+        self = .any
+        return
+      }
+      self = registry.record(forKey: key).map(Supertype.record) ?? .undeclared(key)
+    }
+
+    @inline(__always)
+    func admits(_ record: TypeRecord) -> Bool {
+      switch self {
+      case .any: true
+      case .record(let supertype): record.conforms(to: supertype)
+      case .undeclared(let key): record.key == key
+      }
+    }
   }
 
   /// The preferred declared type carrying `tag` that conforms to `superKey`, or `nil` when no
   /// declared type carries it.
+  package func preferredRecord(
+    tag: String, tagClass: UTTagClass, conformingTo superKey: String?
+  ) -> TypeRecord? {
+    preferredRecord(tag: tag, tagClass: tagClass, conformingTo: Supertype(key: superKey, in: self))
+  }
+
+  /// The preferred declared type carrying `tag` that `supertype` admits, or `nil`.
   ///
   /// Precedence: system types, then exported, then imported declarations, then the MIME
   /// database; within a layer the type whose preferred tag it is, then the heavier glob, then
   /// the more specific type, then the earlier declaration.
   package func preferredRecord(
-    tag: String, tagClass: UTTagClass, conformingTo superKey: String?
+    tag: String, tagClass: UTTagClass, conformingTo supertype: Supertype
   ) -> TypeRecord? {
     let normalized = TagNormalization.normalize(tag, in: tagClass)
-    if let key = firstClaim(system.claims(on: normalized, in: tagClass), superKey) {
-      return system.records[key]
+    for claim in system.claims(on: normalized, in: tagClass) where supertype.admits(claim.record) {
+      return claim.record
     }
-    for requirement in [Requirement.declarations, .mimeDatabase] {
-      let overlay = overlay(loading: requirement)
-      if let key = firstClaim(overlay.claims(on: normalized, in: tagClass), superKey) {
-        return record(forKey: key)
+    // A target naming a system type by MIME type or identifier needs no file read.
+    if tagClass == .x11Target, let record = systemX11Fallback(tag, conformingTo: supertype) {
+      return record
+    }
+    var overlay = overlay(loading: .declarations)
+    while true {
+      for claim in overlay.claims(on: normalized, in: tagClass) where supertype.admits(claim.record) {
+        return claim.record
       }
+      if isMIMEDatabaseLoaded { break }
+      overlay = self.overlay(loading: .mimeDatabase)
     }
-    if tagClass == .x11Target { return x11Fallback(tag, conformingTo: superKey) }
+    if tagClass == .x11Target { return x11Fallback(tag, conformingTo: supertype) }
     return nil
   }
 
@@ -44,17 +86,18 @@ extension TypeRegistry {
   package func allRecords(
     tag: String, tagClass: UTTagClass, conformingTo superKey: String?
   ) -> [TypeRecord] {
+    let supertype = Supertype(key: superKey, in: self)
     let normalized = TagNormalization.normalize(tag, in: tagClass)
-    let overlay = overlay(loading: .mimeDatabase)
+    let claims =
+      system.claims(on: normalized, in: tagClass)
+      + overlay(loading: .mimeDatabase).claims(on: normalized, in: tagClass)
     var seen = Set<String>()
     var records: [TypeRecord] = []
-    for claim in system.claims(on: normalized, in: tagClass) + overlay.claims(on: normalized, in: tagClass)
-    where seen.insert(claim.key).inserted {
-      if let superKey, !conforms(claim.key, to: superKey) { continue }
-      if let record = record(forKey: claim.key) { records.append(record) }
+    for claim in claims where supertype.admits(claim.record) && seen.insert(claim.key).inserted {
+      records.append(claim.record)
     }
     if records.isEmpty, tagClass == .x11Target,
-      let record = x11Fallback(tag, conformingTo: superKey)
+      let record = x11Fallback(tag, conformingTo: supertype)
     {
       records.append(record)
     }
@@ -85,20 +128,29 @@ extension TypeRegistry {
     return overlay(loading: .mimeDatabase).commentSources[key]
   }
 
-  private func firstClaim(_ claims: [TypeCatalog.TagClaim], _ superKey: String?) -> String? {
-    guard let superKey else { return claims.first?.key }
-    return claims.first { conforms($0.key, to: superKey) }?.key
-  }
-
   /// An X11 target with no explicit tag: an atom that is a type identifier names that type;
   /// one that is a MIME type names the type of that MIME type.
-  private func x11Fallback(_ target: String, conformingTo superKey: String?) -> TypeRecord? {
+  private func x11Fallback(_ target: String, conformingTo supertype: Supertype) -> TypeRecord? {
     if target.contains("/") {
-      return preferredRecord(tag: target, tagClass: .mimeType, conformingTo: superKey)
+      return preferredRecord(tag: target, tagClass: .mimeType, conformingTo: supertype)
     }
     if target.contains("."), TypeIdentifier.isValid(target),
-      let record = record(forKey: TypeIdentifier.key(target)),
-      superKey.map({ conforms(record.key, to: $0) }) ?? true
+      let record = record(forKey: TypeIdentifier.key(target)), supertype.admits(record)
+    {
+      return record
+    }
+    return nil
+  }
+
+  /// The system type an X11 target names through its MIME type or its identifier, found
+  /// without reading declaration files or the MIME database.
+  private func systemX11Fallback(_ target: String, conformingTo supertype: Supertype) -> TypeRecord? {
+    if target.contains("/") {
+      let normalized = TagNormalization.normalize(target, in: .mimeType)
+      return system.claims(on: normalized, in: .mimeType).first { supertype.admits($0.record) }?.record
+    }
+    if target.contains("."), let record = system.records[TypeIdentifier.key(target)],
+      supertype.admits(record)
     {
       return record
     }

@@ -61,13 +61,10 @@ package final class TypeRegistry: Sendable {
 
   /// The overlay catalog, with at least `requirement` loaded.
   package func overlay(loading requirement: Requirement) -> TypeCatalog {
-    let ready = state.withLock { state -> TypeCatalog? in
-      switch requirement {
-      case .declarations: return state.searchPathLoaded ? state.overlay : nil
-      case .mimeDatabase: return state.searchPathLoaded && state.mime != nil ? state.overlay : nil
-      }
+    let (overlay, loaded) = state.withLock { state in
+      (state.overlay, state.mime != nil ? Requirement.mimeDatabase : state.searchPathLoaded ? .declarations : nil)
     }
-    if let ready { return ready }
+    if let loaded, loaded >= requirement { return overlay }
     writer.withLock { _ in
       loadSearchPathIfNeeded()
       if requirement == .mimeDatabase { loadMIMEDatabaseIfNeeded() }
