@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
     .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
+    .library(name: "Pasteboard", targets: ["Pasteboard"]),
     .executable(name: "ferry", targets: ["ferry"]),
   ],
   dependencies: [
@@ -15,6 +16,7 @@ let package = Package(
   targets: [
     .target(name: "UniformTypeIdentifiers"),
     .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers"]),
+    .target(name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable"]),
     .executableTarget(
       name: "ferry",
       dependencies: [
@@ -35,6 +37,11 @@ let package = Package(
     .testTarget(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]
+    ),
+    .testTarget(
+      name: "PasteboardTests",
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard"],
+      resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "CoreTransferableTests",

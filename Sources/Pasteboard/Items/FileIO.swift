@@ -1,0 +1,84 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Descriptor-level file work that never holds a file's contents in memory.
+enum FileIO {
+  /// The chunk used when the kernel cannot copy for us.
+  static let chunkSize = 1 << 20
+
+  /// Writes every byte of `buffer`, retrying short writes and `EINTR`.
+  static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+    var offset = 0
+    while offset < buffer.count {
+      let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw PasteboardError.io("write: \(String(cString: strerror(errno)))")
+      }
+      offset += written
+    }
+  }
+
+  /// Copies the file at `path` to `descriptor`: `sendfile(2)` where the kernel allows it,
+  /// else 1 MiB reads and writes.
+  static func copyContents(of path: String, to descriptor: Int32) throws {
+    let source = open(path, O_RDONLY | O_CLOEXEC)
+    guard source >= 0 else {
+      throw PasteboardError.io("open \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { close(source) }
+    var useSendfile = true
+    while useSendfile {
+      let sent = sendfile(descriptor, source, nil, chunkSize)
+      if sent == 0 { return }
+      if sent > 0 { continue }
+      if errno == EINTR { continue }
+      if errno == EINVAL || errno == ENOSYS { useSendfile = false } else {
+        throw PasteboardError.io("sendfile: \(String(cString: strerror(errno)))")
+      }
+    }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let count = read(source, buffer.baseAddress!, chunkSize)
+      if count == 0 { return }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw PasteboardError.io("read \(path): \(String(cString: strerror(errno)))")
+      }
+      try writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: descriptor)
+    }
+  }
+
+  /// Copies the file at `source` to a new file at `destination` without reading it into
+  /// memory, and flushes it to disk when `sync` is set.
+  static func copyFile(_ source: String, to destination: String, sync: Bool) throws {
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard output >= 0 else {
+      throw PasteboardError.io("create \(destination): \(String(cString: strerror(errno)))")
+    }
+    defer { close(output) }
+    try copyContents(of: source, to: output)
+    if sync, fsync(output) != 0 {
+      throw PasteboardError.io("fsync \(destination): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  /// Writes `data` to a new file at `destination`, flushed to disk when `sync` is set.
+  static func writeFile(_ data: Data, to destination: String, sync: Bool) throws {
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard output >= 0 else {
+      throw PasteboardError.io("create \(destination): \(String(cString: strerror(errno)))")
+    }
+    defer { close(output) }
+    try data.withUnsafeBytes { try writeAll($0, to: output) }
+    if sync, fsync(output) != 0 {
+      throw PasteboardError.io("fsync \(destination): \(String(cString: strerror(errno)))")
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import UniformTypeIdentifiers
+
+/// One representation of an item: a type and the way to produce its bytes.
+///
+/// ```swift
+/// let item = PasteboardItem(representations: [
+///   .data(Data(json.utf8), type: .profile),
+///   .lazy(.utf8PlainText) { .data(Data(name.utf8)) },
+///   .file(URL(fileURLWithPath: "/tmp/movie.mp4"), type: .mpeg4Movie),
+/// ])
+/// ```
+public struct PasteboardRepresentation: Sendable {
+  /// How a representation's bytes come into being.
+  enum Provider: Sendable {
+    case payload(PasteboardPayload)
+    case lazy(timeLimit: Duration, @Sendable () async throws -> PasteboardPayload)
+  }
+
+  /// The representation's type.
+  public let type: UTType
+  let provider: Provider
+
+  /// How long a lazy provider may run before the request fails. Ten seconds: longer than any
+  /// reasonable conversion, shorter than the patience of GTK (30 s) and of people.
+  public static let defaultTimeLimit: Duration = .seconds(10)
+
+  /// Bytes in memory.
+  ///
+  /// ```swift
+  /// .data(Data("hello".utf8), type: .utf8PlainText)
+  /// ```
+  public static func data(_ data: Data, type: UTType) -> PasteboardRepresentation {
+    PasteboardRepresentation(type: type, provider: .payload(.data(data)))
+  }
+
+  /// A file, served by streaming it, never read whole into memory.
+  ///
+  /// ```swift
+  /// .file(URL(fileURLWithPath: "/tmp/big.iso"), type: .diskImage)
+  /// ```
+  public static func file(_ url: URL, type: UTType) -> PasteboardRepresentation {
+    PasteboardRepresentation(type: type, provider: .payload(.file(url)))
+  }
+
+  /// Bytes produced on the first request for this type, at most once, then kept.
+  ///
+  /// The provider runs when a reader first asks for the type (or a type converted from it);
+  /// concurrent requests share one run. A provider that throws or runs past `timeLimit` fails
+  /// that request (a later request runs it again); the item stays as it was.
+  ///
+  /// ```swift
+  /// .lazy(.png) { .data(try renderThumbnail()) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The representation's type.
+  ///   - timeLimit: How long one run may take.
+  ///   - produce: Makes the payload.
+  public static func lazy(
+    _ type: UTType, timeLimit: Duration = defaultTimeLimit,
+    _ produce: @escaping @Sendable () async throws -> PasteboardPayload
+  ) -> PasteboardRepresentation {
+    PasteboardRepresentation(type: type, provider: .lazy(timeLimit: timeLimit, produce))
+  }
+}
