@@ -40,8 +40,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PasteboardTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard"],
-      resources: [.copy("Fixtures")]
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard"]
     ),
     .testTarget(
       name: "CoreTransferableTests",

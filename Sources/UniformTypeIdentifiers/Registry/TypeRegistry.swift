@@ -89,8 +89,9 @@ package final class TypeRegistry: Sendable {
         files.append(DeclarationFile(path: directory + "/" + name))
       }
     }
-    state.withLock { $0.searchPathLoaded = true }
     if !files.isEmpty { admit(files, allowingExampleNamespace: false) }
+    // Set only once the overlay holds the files' types: readers that see it skip the writer.
+    state.withLock { $0.searchPathLoaded = true }
   }
 
   func loadMIMEDatabaseIfNeeded() {
@@ -98,18 +99,23 @@ package final class TypeRegistry: Sendable {
     let database = SharedMIMEDatabase.load(
       directories: configuration.mimeDirectories ?? SharedMIMEDatabase.defaultDirectories,
       system: system)
-    state.withLock { $0.mime = database }
-    rebuild()
+    rebuild(loading: database)
   }
 
-  /// Rebuilds the overlay from the current declarations and MIME database.
-  func rebuild() {
-    let (declared, mime) = state.withLock { ($0.declared, $0.mime) }
+  /// Rebuilds the overlay from the current declarations and MIME database, or from `loaded`, a
+  /// database just read, which is published with the overlay that holds it: readers that see
+  /// the database loaded skip the writer.
+  func rebuild(loading loaded: SharedMIMEDatabase? = nil) {
+    let (declared, current) = state.withLock { ($0.declared, $0.mime) }
+    let mime = loaded ?? current
     let entries =
       declared.map { TypeCatalog.Entry(declaration: $0.declaration, layer: $0.layer) }
       + (mime?.entries ?? [])
     let overlay = TypeCatalog.build(entries: entries, additions: mime?.additions ?? [], over: system)
-    state.withLock { $0.overlay = overlay }
+    state.withLock {
+      $0.overlay = overlay
+      if let loaded { $0.mime = loaded }
+    }
   }
 
   /// Admits the entries of `files`: validates them, reports problems, rebuilds the overlay.
