@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
     .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
     .library(name: "Pasteboard", targets: ["Pasteboard"]),
+    .library(name: "X11Selections", targets: ["X11Selections"]),
     .executable(name: "ferry", targets: ["ferry"]),
   ],
   dependencies: [
@@ -17,6 +18,13 @@ let package = Package(
     .target(name: "UniformTypeIdentifiers"),
     .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers"]),
     .target(name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable"]),
+    .systemLibrary(
+      name: "CX11", pkgConfig: "x11 xfixes",
+      providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
+    .target(
+      name: "X11Selections",
+      dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard"]),
+    .target(name: "FerryTestSupport"),
     .executableTarget(
       name: "ferry",
       dependencies: [
@@ -38,9 +46,17 @@ let package = Package(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]
     ),
+    .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),
     .testTarget(
       name: "PasteboardTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard"]
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture"]
+    ),
+    .testTarget(
+      name: "X11SelectionsTests",
+      dependencies: [
+        "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
+        "FerryTestSupport",
+      ]
     ),
     .testTarget(
       name: "CoreTransferableTests",

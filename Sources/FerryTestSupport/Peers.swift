@@ -1,0 +1,26 @@
+import Foundation
+
+/// Finding the peer programs the interop tests drive.
+public enum Peers {
+  /// The absolute path of `program` on `PATH`, or `nil`.
+  public static func path(of program: String) -> String? {
+    if program.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+      let candidate = "\(directory)/\(program)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// The system Python that has python3-gi and tkinter (not a pyenv shim).
+  public static var systemPython: String? {
+    FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : nil
+  }
+}
+
+/// A peer program the test needs is not installed.
+public struct PeerUnavailable: Error, CustomStringConvertible {
+  public var program: String
+  public var description: String { "\(program) is not installed (Scripts/bootstrap installs it)" }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A private X server for interop tests: its own Xvfb on a free display, never the caller's
+/// `DISPLAY`.
+///
+/// ```swift
+/// let xvfb = try XvfbServer.shared()
+/// let peer = try PeerProcess(["xclip", "-o"], display: xvfb.name)
+/// ```
+///
+/// One server is started per test process, on first use, with `-terminate`: it exits when
+/// its last client disconnects, and the fixture keeps one connection open for the life of
+/// the process, so the server ends with the tests.
+public final class XvfbServer: Sendable {
+  /// The display name, such as `:57`.
+  public let name: String
+  /// The display number.
+  public let number: Int
+  let process: Process
+
+  nonisolated(unsafe) private static var sharedServer: Result<XvfbServer, any Error>?
+  private static let lock = NSLock()
+
+  /// The server of this test process, started on first use.
+  ///
+  /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
+  public static func shared() throws -> XvfbServer {
+    lock.lock()
+    defer { lock.unlock() }
+    if let existing = sharedServer { return try existing.get() }
+    let result = Result { try XvfbServer() }
+    sharedServer = result
+    return try result.get()
+  }
+
+  private init() throws {
+    guard let executable = Peers.path(of: "Xvfb") else { throw PeerUnavailable(program: "Xvfb") }
+    var started: (Process, Int)?
+    for number in Self.candidateNumbers() {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate", "-noreset"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let ready = Deadline.wait(for: .seconds(10)) {
+        !process.isRunning || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+      }
+      if ready && process.isRunning {
+        started = (process, number)
+        break
+      }
+      if process.isRunning { process.terminate() }
+      process.waitUntilExit()
+    }
+    guard let (process, number) = started else { throw XvfbError(message: "no free display for Xvfb") }
+    self.process = process
+    self.number = number
+    self.name = ":\(number)"
+    // Wait until the server answers, then hold a connection open for the life of the process.
+    let answered = Deadline.wait(for: .seconds(10)) {
+      (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status) == 0
+    }
+    guard answered else { throw XvfbError(message: "Xvfb on :\(number) did not answer") }
+    Self.keeper = try? PeerProcess(["xdotool", "sleep", "100000"], display: ":\(number)")
+  }
+
+  nonisolated(unsafe) private static var keeper: PeerProcess?
+
+  private static func candidateNumbers() -> [Int] {
+    let base = 40 + Int(getpid() % 200)
+    return (0..<40).map { base + $0 }.filter { number in
+      !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+        && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+    }
+  }
+}
+
+/// Xvfb could not be started.
+public struct XvfbError: Error, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+}

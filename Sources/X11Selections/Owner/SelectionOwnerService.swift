@@ -1,0 +1,282 @@
+import Foundation
+import Pasteboard
+import UniformTypeIdentifiers
+
+/// The owner side of the selection protocol: serves pasteboard items to X requestors.
+///
+/// ICCCM §2.2 (responsibilities of the owner), §2.6 (targets), §2.7.2 (INCR).
+/// https://www.x.org/releases/X11R7.6/doc/xorg-docs/specs/ICCCM/icccm.html
+///
+/// Requests are answered from the X thread, but producing data (lazy providers,
+/// conversions) runs in tasks: a slow provider delays only its own requestor. Each INCR
+/// transfer is a state machine keyed by requestor and property; a requestor that stops
+/// deleting the property loses its transfer after ``stepTimeout``.
+final class SelectionOwnerService {
+  /// How long a requestor may take to delete an INCR chunk before its transfer is dropped.
+  /// Qt waits 5 s per step; the same bound here keeps a dead requestor from holding memory.
+  static let stepTimeout: Duration = .seconds(5)
+
+  struct Ownership {
+    var item: PasteboardItem
+    var time: XTimestamp
+    var targets: TargetTable?
+    var onLost: @Sendable () -> Void
+  }
+
+  private struct TransferKey: Hashable {
+    var requestor: XWindow
+    var property: XAtom
+  }
+
+  private final class Transfer {
+    var send: IncrementalSend
+    let source: ChunkSource
+    let type: XAtom
+    var timer: UUID?
+
+    init(send: IncrementalSend, source: ChunkSource, type: XAtom) {
+      self.send = send
+      self.source = source
+      self.type = type
+    }
+  }
+
+  unowned let session: X11Session
+  private var connection: X11Connection { session.connection }
+  private var atoms: Atoms { session.connection.atoms }
+  private(set) var ownerships: [XAtom: Ownership] = [:]
+  private var transfers: [TransferKey: Transfer] = [:]
+
+  init(session: X11Session) {
+    self.session = session
+  }
+
+  // MARK: Ownership
+
+  /// Takes `selection` with a real server time and serves `item` on it.
+  ///
+  /// - Throws: ``X11Error/ownershipRefused(_:)`` when the server did not make us the owner.
+  func own(_ selection: XAtom, item: PasteboardItem, onLost: @escaping @Sendable () -> Void) throws -> XTimestamp {
+    let time = session.serverTime()
+    connection.setSelectionOwner(selection, session.window, time: time)
+    guard connection.selectionOwner(selection) == session.window else {
+      throw X11Error.ownershipRefused(connection.name(selection) ?? "selection")
+    }
+    let previous = ownerships[selection]
+    ownerships[selection] = Ownership(item: item, time: time, targets: nil, onLost: onLost)
+    if previous != nil { /* replaced by our own new item: not a loss */ }
+    return time
+  }
+
+  /// Gives `selection` up.
+  func disown(_ selection: XAtom) {
+    guard let ownership = ownerships.removeValue(forKey: selection) else { return }
+    connection.setSelectionOwner(selection, .none, time: ownership.time)
+  }
+
+  func handleClear(selection: XAtom, time: XTimestamp) {
+    guard let ownership = ownerships[selection] else { return }
+    // A clear older than our own ownership refers to an earlier owner of ours (ICCCM §2.2).
+    if time != .current && time < ownership.time { return }
+    ownerships[selection] = nil
+    ownership.onLost()
+  }
+
+  func dropAll() {
+    ownerships.removeAll()
+    for transfer in transfers.values { transfer.source.close() }
+    transfers.removeAll()
+  }
+
+  // MARK: Requests
+
+  func handle(_ request: X11Event.SelectionRequest) {
+    // Obsolete requestors name no property: use the target's name (ICCCM §2.2).
+    let property = request.property == .none ? request.target : request.property
+    guard let ownership = ownerships[request.selection],
+      request.time == .current || !(request.time < ownership.time)
+    else {
+      refuse(request)
+      return
+    }
+    switch request.target {
+    case atoms.targets:
+      withTargets(of: request.selection) { service, table in
+        let names = table.entries.map(\.name) + ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"]
+        let list = service.connection.atoms(names).map(\.rawValue)
+        service.connection.setProperty(of: request.requestor, property, type: .atom, values: list)
+        service.reply(request, property: property)
+      }
+    case atoms.timestamp:
+      connection.setProperty(of: request.requestor, property, type: .integer, values: [ownership.time.rawValue])
+      reply(request, property: property)
+    case atoms.saveTargets:
+      // A side-effect target with no effect for an owner that is not the manager.
+      connection.setProperty(of: request.requestor, property, type: atoms.null, values: [])
+      reply(request, property: property)
+    case atoms.multiple:
+      handleMultiple(request, property: property, ownership: ownership)
+    default:
+      serve(request, property: property, item: ownership.item, selection: request.selection)
+    }
+  }
+
+  private func refuse(_ request: X11Event.SelectionRequest) {
+    reply(request, property: .none)
+  }
+
+  private func reply(_ request: X11Event.SelectionRequest, property: XAtom) {
+    connection.sendSelectionNotify(
+      requestor: request.requestor, selection: request.selection, target: request.target,
+      property: property, time: request.time)
+    connection.flush()
+  }
+
+  /// Runs `body` with the target table of `selection`'s item, computing it once.
+  private func withTargets(of selection: XAtom, _ body: @escaping (SelectionOwnerService, TargetTable) -> Void) {
+    guard let ownership = ownerships[selection] else { return }
+    if let table = ownership.targets {
+      body(self, table)
+      return
+    }
+    let item = ownership.item
+    let loop = session.loop
+    let body = XThreadBound(body)
+    Task {
+      let table = await TargetTable.make(for: item)
+      loop.submit { session in
+        let service = session.owner
+        if service.ownerships[selection]?.item === item { service.ownerships[selection]?.targets = table }
+        body.value(service, table)
+      }
+    }
+  }
+
+  /// Serves a data target: produces the payload in a task, then writes it here.
+  private func serve(
+    _ request: X11Event.SelectionRequest, property: XAtom, item: PasteboardItem, selection: XAtom
+  ) {
+    guard let name = connection.name(request.target) else {
+      refuse(request)
+      return
+    }
+    withTargets(of: selection) { service, table in
+      guard let entry = table.entry(named: name) else {
+        service.refuse(request)
+        return
+      }
+      service.produce(entry, item: item) { service, payload in
+        guard let payload else {
+          service.refuse(request)
+          return
+        }
+        service.write(payload, type: service.connection.atom(entry.replyType), to: request, property: property)
+      }
+    }
+  }
+
+  /// Produces the bytes of `entry` in a task and hands them back on the X thread.
+  private func produce(
+    _ entry: TargetTable.Entry, item: PasteboardItem,
+    _ completion: @escaping (SelectionOwnerService, ChunkSource?) -> Void
+  ) {
+    let loop = session.loop
+    let completion = XThreadBound(completion)
+    Task {
+      switch entry.source {
+      case .type(let type):
+        let payload = try? await item.payload(for: type)
+        loop.submit { session in
+          completion.value(session.owner, payload.flatMap { try? ChunkSource($0) })
+        }
+      case .compoundText:
+        let text = try? await item.data(for: .utf8PlainText)
+        loop.submit { session in
+          let converted = text.flatMap { session.connection.compoundText(fromUTF8: $0) }
+          completion.value(session.owner, converted.map { ChunkSource.data($0) })
+        }
+      }
+    }
+  }
+
+  /// Writes a payload to the requestor: in one request when it fits, else by INCR.
+  private func write(
+    _ source: ChunkSource, type: XAtom, to request: X11Event.SelectionRequest, property: XAtom
+  ) {
+    let chunk = connection.maximumRequestBytes
+    if source.count <= chunk {
+      source.withBytes(0..<source.count) { connection.setProperty(of: request.requestor, property, type: type, bytes: $0) }
+      source.close()
+      if !connection.sync().isEmpty {
+        refuse(request)  // The requestor went away or the server refused; it costs only this request.
+        return
+      }
+      reply(request, property: property)
+      return
+    }
+    let key = TransferKey(requestor: request.requestor, property: property)
+    transfers[key]?.source.close()
+    // Select deletions on the requestor before announcing, so none is missed (ICCCM §2.7.2).
+    connection.selectInput(request.requestor, mask: propertyAndStructureMask)
+    connection.setProperty(of: request.requestor, property, type: atoms.incr, values: [UInt(source.count)])
+    guard connection.sync().isEmpty else {
+      source.close()
+      return
+    }
+    let transfer = Transfer(send: IncrementalSend(totalBytes: source.count, chunkBytes: chunk), source: source, type: type)
+    transfers[key] = transfer
+    armTimer(for: key, transfer)
+    reply(request, property: property)
+  }
+
+  func handlePropertyDeleted(window: XWindow, property: XAtom) {
+    let key = TransferKey(requestor: window, property: property)
+    guard let transfer = transfers[key] else { return }
+    switch transfer.send.propertyDeleted() {
+    case .writeChunk(let range):
+      transfer.source.withBytes(range) {
+        connection.setProperty(of: window, property, type: transfer.type, bytes: $0)
+      }
+      connection.flush()
+      armTimer(for: key, transfer)
+    case .writeTerminator:
+      let empty = [UInt8]()
+      empty.withUnsafeBytes { connection.setProperty(of: window, property, type: transfer.type, bytes: $0) }
+      finish(key)
+    case .ignore:
+      break
+    }
+  }
+
+  func handleDestroyed(_ window: XWindow) {
+    for key in transfers.keys where key.requestor == window {
+      transfers[key]?.send.abandon()
+      finish(key)
+    }
+  }
+
+  private func armTimer(for key: TransferKey, _ transfer: Transfer) {
+    session.cancelTimer(transfer.timer)
+    transfer.timer = session.schedule(after: Self.stepTimeout) { session in
+      // The requestor stopped deleting the property: only its transfer ends.
+      session.owner.transfers[key]?.send.abandon()
+      session.owner.finish(key)
+    }
+  }
+
+  private func finish(_ key: TransferKey) {
+    guard let transfer = transfers.removeValue(forKey: key) else { return }
+    session.cancelTimer(transfer.timer)
+    transfer.source.close()
+    if !transfers.keys.contains(where: { $0.requestor == key.requestor }) {
+      connection.selectInput(key.requestor, mask: 0)
+    }
+    connection.flush()
+    _ = connection.takeErrors()
+  }
+
+  private var propertyAndStructureMask: Int { (1 << 22) | (1 << 17) }  // PropertyChangeMask | StructureNotifyMask
+
+  /// The number of INCR transfers in flight (for tests and status).
+  var transferCount: Int { transfers.count }
+}

@@ -1,0 +1,74 @@
+import Pasteboard
+import UniformTypeIdentifiers
+
+/// The X targets an item is offered under, in the item's order, and how each is served.
+///
+/// Each type is offered under its X11 target tags (`UTF8_STRING`, `STRING`), then its
+/// preferred MIME type; a type with neither is offered under its identifier. UTF-8 text is
+/// also offered as `TEXT`, `COMPOUND_TEXT` and `text/plain` right after its own targets. A target is
+/// offered only if it will be served: Latin-1 (`STRING`) is left out when the text has
+/// characters Latin-1 cannot hold (advertising a target and then refusing it breaks Qt and
+/// Java peers).
+struct TargetTable: Sendable {
+  /// How one target is served.
+  struct Entry: Sendable, Equatable {
+    enum Source: Sendable, Equatable {
+      /// The item's representation of this type, as is.
+      case type(UTType)
+      /// UTF-8 text, converted to compound text by Xlib.
+      case compoundText
+    }
+
+    /// The target's atom name.
+    var name: String
+    var source: Source
+    /// The type atom of the reply: the target itself, except `TEXT`, answered as
+    /// `UTF8_STRING`.
+    var replyType: String
+  }
+
+  private(set) var entries: [Entry] = []
+
+  /// The targets of `item`, checking the conversions that may fail.
+  static func make(for item: PasteboardItem) async -> TargetTable {
+    var table = TargetTable(types: item.types)
+    if table.entries.contains(where: { $0.source == .type(.latin1PlainText) }) {
+      let fits = (try? await item.payload(for: .latin1PlainText)) != nil
+      if !fits { table.entries.removeAll { $0.source == .type(.latin1PlainText) } }
+    }
+    return table
+  }
+
+  /// The targets of `types`, without checks.
+  init(types: [UTType]) {
+    var seen = Set<String>()
+    func add(_ name: String, _ source: Entry.Source, replyType: String? = nil) {
+      guard seen.insert(name).inserted else { return }
+      entries.append(Entry(name: name, source: source, replyType: replyType ?? name))
+    }
+    for type in types {
+      for name in Self.targetNames(of: type) { add(name, .type(type)) }
+      if type == .utf8PlainText {
+        add("TEXT", .type(.utf8PlainText), replyType: "UTF8_STRING")
+        add("COMPOUND_TEXT", .compoundText)
+        // GTK and Qt offer UTF-8 text as text/plain too, and some readers ask only for it.
+        add("text/plain", .type(.utf8PlainText))
+      }
+    }
+  }
+
+  /// The names `type` is offered under.
+  static func targetNames(of type: UTType) -> [String] {
+    let tags = type.tags
+    var names = tags[.x11Target] ?? []
+    if let mime = tags[.mimeType]?.first(where: { !$0.contains("\"") }), !names.contains(mime) {
+      names.append(mime)
+    }
+    return names.isEmpty ? [type.identifier] : names
+  }
+
+  /// The entry serving the target `name`.
+  func entry(named name: String) -> Entry? {
+    entries.first { $0.name == name }
+  }
+}

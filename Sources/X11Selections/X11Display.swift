@@ -1,0 +1,183 @@
+import Foundation
+import Pasteboard
+import UniformTypeIdentifiers
+
+/// A connection to an X display for the selection protocols: own a selection and serve a
+/// pasteboard item on it, read any selection in any target, and watch owner changes.
+///
+/// ```swift
+/// let display = try X11Display()                       // $DISPLAY
+/// try await display.own("CLIPBOARD", item: item)       // xclip -o now pastes the item
+/// let text = try await display.read("PRIMARY", target: "UTF8_STRING")
+/// for await change in display.ownerChanges(of: ["CLIPBOARD"]) { print(change) }
+/// ```
+///
+/// One thread owns the connection and makes every Xlib call; the methods here hand it work
+/// and wait for the answer, so they are safe from any task. A peer that misbehaves — never
+/// answers, stops mid-transfer, vanishes — costs its own transfer only.
+public final class X11Display: Sendable {
+  let loop: X11EventLoop
+
+  /// How long a read waits for each step (the owner's answer, each INCR chunk) by default.
+  public static let defaultStepTimeout: Duration = .seconds(5)
+
+  /// Opens a display.
+  ///
+  /// - Parameter name: The display name (`:0`); `nil` for `$DISPLAY`.
+  /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
+  public init(name: String? = nil) throws {
+    loop = try X11EventLoop(display: name)
+  }
+
+  deinit {
+    loop.stop()
+  }
+
+  /// Closes the connection; owned selections are released by the server.
+  public func close() {
+    loop.stop()
+  }
+
+  /// Calls `handler` once if the display goes away.
+  public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {
+    loop.onConnectionLost(handler)
+  }
+
+  /// The largest payload sent in one request; larger ones go by INCR in chunks of this size.
+  public var maximumRequestBytes: Int {
+    get async throws { try await loop.perform { $0.connection.maximumRequestBytes } }
+  }
+
+  // MARK: Owning
+
+  /// Takes `selection` with a real server timestamp and serves `item` on it: `TARGETS` (the
+  /// item's types in order as X targets, then `TARGETS`, `TIMESTAMP`, `MULTIPLE`,
+  /// `SAVE_TARGETS`), `TIMESTAMP`, `MULTIPLE`, and every data target through the item's
+  /// conversions, by INCR when large.
+  ///
+  /// - Parameters:
+  ///   - selection: `CLIPBOARD`, `PRIMARY`, or any selection name.
+  ///   - item: What to serve.
+  ///   - onLost: Called once when another client takes the selection.
+  /// - Returns: The ownership time.
+  /// - Throws: ``X11Error/ownershipRefused(_:)``.
+  @discardableResult
+  public func own(
+    _ selection: String, item: PasteboardItem, onLost: @escaping @Sendable () -> Void = {}
+  ) async throws -> XTimestamp {
+    try await loop.perform { session in
+      try session.owner.own(session.connection.atom(selection), item: item, onLost: onLost)
+    }
+  }
+
+  /// Gives `selection` up, if owned.
+  public func disown(_ selection: String) async {
+    try? await loop.perform { session in
+      session.owner.disown(session.connection.atom(selection))
+      session.connection.flush()
+    }
+  }
+
+  /// Whether this connection owns `selection`.
+  public func owns(_ selection: String) async throws -> Bool {
+    try await loop.perform { session in
+      let atom = session.connection.atom(selection)
+      return session.owner.ownerships[atom] != nil && session.connection.selectionOwner(atom) == session.window
+    }
+  }
+
+  /// The window owning `selection`, or `.none`.
+  public func owner(of selection: String) async throws -> XWindow {
+    try await loop.perform { $0.connection.selectionOwner($0.connection.atom(selection)) }
+  }
+
+  // MARK: Reading
+
+  /// Asks the owner of `selection` for `target` and reads the reply, following INCR.
+  ///
+  /// - Parameters:
+  ///   - selection: The selection.
+  ///   - target: The target atom's name (`UTF8_STRING`, `image/png`, `TARGETS`).
+  ///   - sink: Memory, or a descriptor the bytes are written to as they arrive.
+  ///   - stepTimeout: How long to wait for the answer and for each INCR chunk.
+  /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/refused(selection:target:)``,
+  ///   ``X11Error/timedOut(_:)`` or ``X11Error/connectionLost``.
+  public func read(
+    _ selection: String, target: String, into sink: SelectionSink = .memory,
+    stepTimeout: Duration = defaultStepTimeout
+  ) async throws -> SelectionData {
+    try await withCheckedThrowingContinuation { continuation in
+      let once = Once(continuation)
+      loop.onConnectionLost { once.resume(throwing: X11Error.connectionLost) }
+      loop.submit { session in
+        let connection = session.connection
+        session.reader.start(
+          selection: connection.atom(selection), target: connection.atom(target), sink: sink,
+          stepTimeout: stepTimeout, once: once)
+      }
+    }
+  }
+
+  /// The targets the owner of `selection` offers, in its order.
+  ///
+  /// - Throws: As ``read(_:target:into:stepTimeout:)``.
+  public func targets(of selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> [String] {
+    let reply = try await read(selection, target: "TARGETS", stepTimeout: stepTimeout)
+    guard reply.format == 32 else { throw X11Error.malformedReply("TARGETS is not a list of atoms") }
+    let atoms = reply.data.withUnsafeBytes { raw in
+      (0..<reply.data.count / 4).map { XAtom(rawValue: UInt(raw.load(fromByteOffset: $0 * 4, as: UInt32.self))) }
+    }
+    return try await loop.perform { session in
+      session.connection.names(atoms.filter { $0 != .none }).compactMap { $0 }
+    }
+  }
+
+  /// Text from `selection`, decoded to UTF-8: `UTF8_STRING`, else `COMPOUND_TEXT`, else
+  /// Latin-1 `STRING`, as the owner offers them.
+  ///
+  /// - Throws: As ``read(_:target:into:stepTimeout:)``.
+  public func readText(_ selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> String {
+    for target in ["UTF8_STRING", "COMPOUND_TEXT", "STRING"] {
+      guard let reply = try? await read(selection, target: target, stepTimeout: stepTimeout) else { continue }
+      return try await decodeText(reply)
+    }
+    throw X11Error.refused(selection: selection, target: "UTF8_STRING")
+  }
+
+  /// Decodes a text reply by its type: UTF-8, Latin-1 or compound text.
+  public func decodeText(_ reply: SelectionData) async throws -> String {
+    switch reply.type {
+    case "STRING":
+      return String(decoding: reply.data.map { UInt16($0) }, as: UTF16.self)
+    case "COMPOUND_TEXT":
+      let data = reply.data
+      let utf8 = try await loop.perform { session in
+        session.connection.utf8Text(from: data, encoding: session.connection.atoms.compoundText)
+      }
+      guard let utf8 else { throw X11Error.malformedReply("compound text Xlib cannot decode") }
+      return String(decoding: utf8, as: UTF8.self)
+    default:
+      return String(decoding: reply.data, as: UTF8.self)
+    }
+  }
+
+  // MARK: Watching
+
+  /// Owner changes of `selections` (new owner, owner window destroyed, owner client closed),
+  /// as XFixes reports them, this process's own included.
+  public func ownerChanges(of selections: [String] = ["CLIPBOARD", "PRIMARY"]) -> AsyncStream<SelectionOwnerChange> {
+    let (stream, continuation) = AsyncStream<SelectionOwnerChange>.makeStream()
+    let id = UUID()
+    loop.submit { session in
+      for selection in selections { session.watch(session.connection.atom(selection)) }
+      session.ownerWatchers[id] = continuation
+      session.connection.flush()
+    }
+    loop.onConnectionLost { continuation.finish() }
+    let loop = self.loop
+    continuation.onTermination = { _ in
+      loop.submit { session in session.ownerWatchers[id] = nil }
+    }
+    return stream
+  }
+}

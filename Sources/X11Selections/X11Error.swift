@@ -1,0 +1,63 @@
+internal import CX11
+
+/// An X protocol error code, as reported in an `XErrorEvent`.
+public struct XErrorCode: RawRepresentable, Hashable, Sendable {
+  /// The code.
+  public let rawValue: UInt8
+
+  /// Wraps a code.
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// A window does not exist. The corresponding Xlib constant is `BadWindow`.
+  public static let badWindow = XErrorCode(rawValue: 3)
+  /// An atom does not exist. The corresponding Xlib constant is `BadAtom`.
+  public static let badAtom = XErrorCode(rawValue: 5)
+  /// A request was too long. The corresponding Xlib constant is `BadLength`.
+  public static let badLength = XErrorCode(rawValue: 16)
+  /// The server ran out of memory. The corresponding Xlib constant is `BadAlloc`.
+  public static let badAlloc = XErrorCode(rawValue: 11)
+
+  /// Lets `catch XErrorCode.badWindow` match an ``X11Error/protocolError(_:request:resource:)``.
+  public static func ~= (code: XErrorCode, error: any Error) -> Bool {
+    if case .protocolError(let actual, _, _) = error as? X11Error { return actual == code }
+    return false
+  }
+}
+
+/// Why an X11 operation failed.
+public enum X11Error: Error, CustomStringConvertible, Sendable, Equatable {
+  /// No display could be opened.
+  case cannotOpenDisplay(String)
+  /// The connection to the display was lost.
+  case connectionLost
+  /// The server reported an error for a request.
+  case protocolError(XErrorCode, request: UInt8, resource: UInt)
+  /// A required extension is missing.
+  case missingExtension(String)
+  /// Ownership of a selection could not be taken.
+  case ownershipRefused(String)
+  /// The selection has no owner.
+  case noOwner(String)
+  /// The owner refused to convert the selection to the target.
+  case refused(selection: String, target: String)
+  /// The peer did not answer within the deadline.
+  case timedOut(String)
+  /// The peer sent something malformed.
+  case malformedReply(String)
+
+  /// One line naming what failed.
+  public var description: String {
+    switch self {
+    case .cannotOpenDisplay(let name): "cannot open display \(name.isEmpty ? "(DISPLAY is not set)" : name)"
+    case .connectionLost: "the connection to the X display was lost"
+    case .protocolError(let code, let request, let resource):
+      "X protocol error \(code.rawValue) in request \(request) (resource 0x\(String(resource, radix: 16)))"
+    case .missingExtension(let name): "the X server lacks the \(name) extension"
+    case .ownershipRefused(let selection): "could not take ownership of \(selection)"
+    case .noOwner(let selection): "nobody owns \(selection)"
+    case .refused(let selection, let target): "the owner of \(selection) refused to convert it to \(target)"
+    case .timedOut(let step): "timed out \(step)"
+    case .malformedReply(let what): "malformed reply: \(what)"
+    }
+  }
+}

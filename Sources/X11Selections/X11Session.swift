@@ -1,0 +1,134 @@
+internal import CX11
+import Foundation
+
+/// Everything that lives on the X thread: the connection, the broker's window, the owner and
+/// requestor sides of the selection protocols, watchers and timers. Confined to the thread
+/// of its ``X11EventLoop``; other threads reach it only through jobs.
+final class X11Session {
+  let connection: X11Connection
+  unowned let loop: X11EventLoop
+  /// The window that owns selections and receives conversions.
+  let window: XWindow
+  /// A window whose only property changes are timestamp requests.
+  let clockWindow: XWindow
+  private(set) lazy var owner = SelectionOwnerService(session: self)
+  private(set) lazy var reader = SelectionReaderService(session: self)
+  /// Continuations of XFixes owner-change streams, by id.
+  var ownerWatchers: [UUID: AsyncStream<SelectionOwnerChange>.Continuation] = [:]
+  /// Extra event handlers (drag and drop); each returns whether it consumed the event.
+  var eventHandlers: [UUID: (X11Event) -> Bool] = [:]
+  private var timers: [UUID: (deadline: ContinuousClock.Instant, action: (X11Session) -> Void)] = [:]
+  private var watchedSelections = Set<XAtom>()
+
+  init(display: String?, loop: X11EventLoop) throws {
+    connection = try X11Connection(name: display)
+    self.loop = loop
+    window = connection.createUtilityWindow()
+    clockWindow = connection.createUtilityWindow()
+    let context = Unmanaged.passUnretained(loop).toOpaque()
+    XSetIOErrorExitHandler(connection.display, { display, context in
+      // Xlib found the connection dead inside a call. Tell every waiter, then end this thread
+      // without returning to Xlib, which would exit the process.
+      if let display { ErrorTrap.markLost(display) }
+      if let context { Unmanaged<X11EventLoop>.fromOpaque(context).takeUnretainedValue().connectionLost() }
+      pthread_exit(nil)
+    }, context)
+    connection.flush()
+  }
+
+  /// The current server time, for taking ownership and requesting conversions.
+  func serverTime() -> XTimestamp {
+    connection.serverTime(using: clockWindow) ?? .current
+  }
+
+  // MARK: Events
+
+  func dispatchPendingEvents() {
+    while connection.pendingEvents() > 0 {
+      let event = X11Event(connection.nextEvent(), xfixesEventBase: connection.xfixesEventBase)
+      handle(event)
+    }
+  }
+
+  private func handle(_ event: X11Event) {
+    for handler in eventHandlers.values where handler(event) { return }
+    switch event {
+    case .selectionRequest(let request):
+      owner.handle(request)
+    case .selectionClear(let selection, let window, let time) where window == self.window:
+      owner.handleClear(selection: selection, time: time)
+    case .selectionNotify(let notify) where notify.requestor == window:
+      reader.handle(notify)
+    case .propertyNotify(let window, let atom, _, let deleted):
+      if window == self.window, !deleted {
+        reader.handleNewValue(atom)
+      } else if deleted {
+        owner.handlePropertyDeleted(window: window, property: atom)
+      }
+    case .destroyNotify(let window):
+      owner.handleDestroyed(window)
+    case .ownerChange(let change):
+      let published = SelectionOwnerChange(
+        selection: connection.name(change.selection) ?? "",
+        kind: SelectionOwnerChange.Kind(change.kind),
+        owner: change.owner, isOwnedByThisProcess: change.owner == window, time: change.time)
+      for watcher in ownerWatchers.values { watcher.yield(published) }
+    default:
+      break
+    }
+  }
+
+  /// Starts XFixes owner-change events for `selection` (once).
+  func watch(_ selection: XAtom) {
+    guard watchedSelections.insert(selection).inserted else { return }
+    connection.watchSelection(selection)
+  }
+
+  // MARK: Timers
+
+  /// Runs `action` on this thread after `delay`, unless cancelled.
+  @discardableResult
+  func schedule(after delay: Duration, _ action: @escaping (X11Session) -> Void) -> UUID {
+    let id = UUID()
+    timers[id] = (ContinuousClock.now + delay, action)
+    return id
+  }
+
+  func cancelTimer(_ id: UUID?) {
+    if let id { timers[id] = nil }
+  }
+
+  func runDueTimers() {
+    let now = ContinuousClock.now
+    let due = timers.filter { $0.value.deadline <= now }
+    for (id, timer) in due.sorted(by: { $0.value.deadline < $1.value.deadline }) {
+      timers[id] = nil
+      timer.action(self)
+    }
+  }
+
+  /// The poll(2) timeout until the next timer, or -1 for none.
+  func millisecondsToNextTimer() -> Int32 {
+    guard let next = timers.values.map(\.deadline).min() else { return -1 }
+    let remaining = next - ContinuousClock.now
+    if remaining <= .zero { return 0 }
+    let (seconds, attoseconds) = remaining.components
+    return Int32(min(Int64(seconds) * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+  }
+
+  // MARK: Ending
+
+  /// Fails every waiting read and ends every stream.
+  func failEverything(with error: X11Error) {
+    reader.failAll(with: error)
+    owner.dropAll()
+    for watcher in ownerWatchers.values { watcher.finish() }
+    ownerWatchers.removeAll()
+  }
+
+  func close() {
+    connection.destroyWindow(window)
+    connection.destroyWindow(clockWindow)
+    connection.flush()
+  }
+}
