@@ -16,11 +16,17 @@ struct SystemTypeTableTests {
           #expect(claims.contains { $0.key == record.key }, "\(record.identifier) claims \(tag)")
           // Preferred tag first, then more ancestors, then table order.
           func rank(_ claim: TypeCatalog.TagClaim) -> (Int, Int, Int) {
-            let first = claim.record.tags[tagClass]?.first.map { TagNormalization.normalize($0, in: tagClass) }
-            return (first == normalized ? 0 : 1, -claim.record.ancestorCount, claim.record.systemIndex)
+            let first = claim.record.tags[tagClass]?.first.map {
+              TagNormalization.normalize($0, in: tagClass)
+            }
+            return (
+              first == normalized ? 0 : 1, -claim.record.ancestorCount, claim.record.systemIndex
+            )
           }
           let ranks = claims.map(rank)
-          #expect(zip(ranks, ranks.dropFirst()).allSatisfy { $0 < $1 }, "claims on \(tag): \(claims.map(\.key))")
+          #expect(
+            zip(ranks, ranks.dropFirst()).allSatisfy { $0 < $1 },
+            "claims on \(tag): \(claims.map(\.key))")
           checked += 1
         }
       }
@@ -35,7 +41,8 @@ struct SystemTypeTableTests {
       #expect(record.layer == .system)
       #expect(!record.ancestorKeys.contains(record.key))
       for parent in record.parentKeys {
-        let parentRecord = try #require(SystemTypeTable.catalog.records[parent], "\(record.identifier) → \(parent)")
+        let parentRecord = try #require(
+          SystemTypeTable.catalog.records[parent], "\(record.identifier) → \(parent)")
         #expect(record.ancestorKeys.contains(parent))
         #expect(parentRecord.ancestorKeys.isSubset(of: record.ancestorKeys))
       }

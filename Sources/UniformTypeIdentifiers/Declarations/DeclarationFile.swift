@@ -83,7 +83,8 @@ struct DeclarationFile {
     case nil: break
     default:
       // The strings of a mixed list still load.
-      declaration.conformsTo = (fields["UTTypeConformsTo"] as? [Any])?.compactMap { $0 as? String } ?? []
+      declaration.conformsTo =
+        (fields["UTTypeConformsTo"] as? [Any])?.compactMap { $0 as? String } ?? []
       diagnostics.append(
         .init(file: path, entry: label, problem: .malformed("UTTypeConformsTo is not a list of strings")))
     }

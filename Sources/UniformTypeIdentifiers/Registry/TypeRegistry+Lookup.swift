@@ -144,10 +144,13 @@ extension TypeRegistry {
 
   /// The system type an X11 target names through its MIME type or its identifier, found
   /// without reading declaration files or the MIME database.
-  private func systemX11Fallback(_ target: String, conformingTo supertype: Supertype) -> TypeRecord? {
+  private func systemX11Fallback(
+    _ target: String, conformingTo supertype: Supertype
+  ) -> TypeRecord? {
     if target.contains("/") {
       let normalized = TagNormalization.normalize(target, in: .mimeType)
-      return system.claims(on: normalized, in: .mimeType).first { supertype.admits($0.record) }?.record
+      let claims = system.claims(on: normalized, in: .mimeType)
+      return claims.first { supertype.admits($0.record) }?.record
     }
     if target.contains("."), let record = system.records[TypeIdentifier.key(target)],
       supertype.admits(record)
