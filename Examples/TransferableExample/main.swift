@@ -12,7 +12,7 @@ import UniformTypeIdentifiers
 // MARK: - The talk's types
 
 extension UTType {
-  static let profile = UTType(exportedAs: "com.example.profile")
+  static let profile = UTType(exportedAs: "com.example.profile", conformingTo: .json)
 }
 
 struct Profile: Codable {
@@ -127,7 +127,9 @@ let juan = Profile(name: "Juan Chavez", bio: "Ballroom dancer", funFacts: ["jugg
 print("offers:", juan.exportedContentTypes().map(\.identifier))
 print("a receiver that knows profiles gets ", await receive(juan, acceptingAnyOf: [.profile]))
 print("a text-only receiver gets           ", await receive(juan, acceptingAnyOf: [.plainText]))
-print("a receiver of both gets             ", await receive(juan, acceptingAnyOf: [.profile, .plainText]))
+print(
+  "a receiver of both gets             ",
+  await receive(juan, acceptingAnyOf: [.profile, .plainText]))
 
 let json = try await juan.exported(as: .profile)
 let copy = try await Profile(importing: json, contentType: .profile)
@@ -149,7 +151,8 @@ do {
   print("exporting it as CSV fails:", error)
 }
 do {
-  _ = try await ProfilesArchive(importing: Data("name,bio\nJuan\n".utf8), contentType: .commaSeparatedText)
+  _ = try await ProfilesArchive(
+    importing: Data("name,bio\nJuan\n".utf8), contentType: .commaSeparatedText)
 } catch {
   print("importing malformed CSV fails:", error)
 }

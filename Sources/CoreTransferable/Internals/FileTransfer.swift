@@ -1,0 +1,238 @@
+import Foundation
+import UniformTypeIdentifiers
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The file operations of transfers: private temporary directories, and copies made by the
+/// kernel in chunks so that file payloads never pass through memory whole.
+enum FileTransfer {
+  /// How much one `sendfile(2)` call copies: large enough to be fast, small enough to check
+  /// for cancellation between calls.
+  static let chunkSize = 8 << 20
+
+  /// The buffer of the read/write fallback, for file systems where `sendfile(2)` refuses.
+  static let fallbackBufferSize = 1 << 20
+
+  /// A new directory, readable only by this user, under the temporary directory.
+  static func makeTemporaryDirectory() throws -> URL {
+    let base = FileManager.default.temporaryDirectory.path
+    var template = Array((base + "/ferry-transfer-XXXXXX").utf8CString)
+    let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    guard created != nil else {
+      throw FileTransferError(operation: "create a temporary directory in", path: base)
+    }
+    let path = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return URL(fileURLWithPath: path, isDirectory: true)
+  }
+
+  /// Removes a directory the transfer made, and what is in it; failures are ignored, since
+  /// the importer may have moved things out of it.
+  static func removeDirectory(_ directory: URL) {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// Copies `source` into a new file named `fileName` (or `fileName 2`, … when taken) in
+  /// `directory`, and returns the new file.
+  ///
+  /// A directory (a package such as `.rtfd`, or a folder) is copied whole, file by file.
+  static func copy(_ source: URL, into directory: URL, fileName: String) throws -> URL {
+    var status = stat()
+    if stat(source.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+      return try copyDirectory(source, into: directory, fileName: fileName)
+    }
+    let input = open(source.path, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw FileTransferError(operation: "open", path: source.path) }
+    defer { close(input) }
+    return try createFile(in: directory, fileName: fileName) { output, path in
+      try copyContents(from: input, sourcePath: source.path, to: output, destinationPath: path)
+    }
+  }
+
+  /// Copies a directory tree under a name not yet taken in `directory`.
+  private static func copyDirectory(_ source: URL, into directory: URL, fileName: String) throws
+    -> URL
+  {
+    try Task.checkCancellation()
+    for attempt in 1... {
+      let url = directory.appendingPathComponent(candidate(fileName, attempt), isDirectory: true)
+      // Reserve the name, then copy into it: FileManager refuses to copy onto an existing item.
+      guard mkdir(url.path, 0o700) == 0 else {
+        if errno == EEXIST { continue }
+        throw FileTransferError(operation: "create", path: url.path)
+      }
+      do {
+        rmdir(url.path)
+        try FileManager.default.copyItem(at: source, to: url)
+      } catch {
+        try? FileManager.default.removeItem(at: url)
+        throw error
+      }
+      return url
+    }
+    preconditionFailure("unreachable")
+  }
+
+  /// `name` for the first attempt, then `stem 2.ext`, `stem 3.ext`, …
+  private static func candidate(_ name: String, _ attempt: Int) -> String {
+    guard attempt > 1 else { return name }
+    let stem = (name as NSString).deletingPathExtension
+    let ext = (name as NSString).pathExtension
+    return ext.isEmpty ? "\(stem) \(attempt)" : "\(stem) \(attempt).\(ext)"
+  }
+
+  /// Writes `data` into a new file named `fileName` (or `fileName 2`, … when taken) in
+  /// `directory`, and returns the new file.
+  static func write(_ data: Data, into directory: URL, fileName: String) throws -> URL {
+    try createFile(in: directory, fileName: fileName) { output, path in
+      try data.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let written = systemWrite(output, buffer.baseAddress! + offset, buffer.count - offset)
+          if written < 0 {
+            if errno == EINTR { continue }
+            throw FileTransferError(operation: "write", path: path)
+          }
+          offset += written
+        }
+      }
+    }
+  }
+
+  /// The whole contents of a file, for representations that asked for `Data`.
+  static func readAll(_ file: URL) throws -> Data {
+    let handle = try FileHandle(forReadingFrom: file)
+    defer { try? handle.close() }
+    return try handle.readToEnd() ?? Data()
+  }
+
+  /// A file name made from a suggestion, or from `fallback`, with the content type's preferred
+  /// extension when the name has none, and no path separators.
+  static func fileName(suggested: String?, fallback: String, contentType: UTType) -> String {
+    var name = (suggested ?? fallback).map { $0 == "/" || $0 == "\0" ? "-" : $0 }
+      .reduce(into: "") { $0.append($1) }
+    if name.isEmpty || name == "." || name == ".." {
+      name = fallback.isEmpty ? "export" : fallback
+    }
+    if (name as NSString).pathExtension.isEmpty, let ext = filenameExtension(of: contentType) {
+      name += "." + ext
+    }
+    return name
+  }
+
+  /// The content type's preferred filename extension, or else that of its most specific
+  /// supertype that has one (`txt` for UTF-8 plain text, through plain text).
+  static func filenameExtension(of contentType: UTType) -> String? {
+    if let ext = contentType.preferredFilenameExtension { return ext }
+    let candidates = contentType.supertypes
+      .filter { $0.preferredFilenameExtension != nil }
+      .sorted { $0.identifier < $1.identifier }
+    let mostSpecific = candidates.first { candidate in
+      !candidates.contains { $0 != candidate && $0.conforms(to: candidate) }
+    }
+    return mostSpecific?.preferredFilenameExtension
+  }
+
+  /// Creates a file that did not exist, trying `name`, `name 2`, `name 3`, … and fills it with
+  /// `fill`; a file that fails to fill is removed.
+  private static func createFile(
+    in directory: URL, fileName: String, fill: (CInt, String) throws -> Void
+  ) throws -> URL {
+    for attempt in 1... {
+      let url = directory.appendingPathComponent(candidate(fileName, attempt), isDirectory: false)
+      let output = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      if output < 0 {
+        if errno == EEXIST { continue }
+        throw FileTransferError(operation: "create", path: url.path)
+      }
+      do {
+        try fill(output, url.path)
+        guard close(output) == 0 else {
+          throw FileTransferError(operation: "close", path: url.path)
+        }
+      } catch {
+        close(output)
+        unlink(url.path)
+        throw error
+      }
+      return url
+    }
+    preconditionFailure("unreachable")
+  }
+
+  /// Copies the rest of `input` to `output`: `sendfile(2)` in chunks, or a small buffer where
+  /// the file systems refuse it. Stops with `CancellationError` when the task is cancelled.
+  private static func copyContents(
+    from input: CInt, sourcePath: String, to output: CInt, destinationPath: String
+  ) throws {
+    while true {
+      try Task.checkCancellation()
+      let copied = sendfile(output, input, nil, chunkSize)
+      if copied > 0 { continue }
+      if copied == 0 { return }
+      switch errno {
+      case EINTR, EAGAIN: continue
+      case EINVAL, ENOSYS, EOPNOTSUPP:
+        return try copyWithBuffer(from: input, sourcePath, to: output, destinationPath)
+      default: throw FileTransferError(operation: "copy", path: sourcePath)
+      }
+    }
+  }
+
+  private static func copyWithBuffer(
+    from input: CInt, _ sourcePath: String, to output: CInt, _ destinationPath: String
+  ) throws {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: fallbackBufferSize, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      try Task.checkCancellation()
+      let count = read(input, buffer.baseAddress!, buffer.count)
+      if count == 0 { return }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileTransferError(operation: "read", path: sourcePath)
+      }
+      var offset = 0
+      while offset < count {
+        let written = systemWrite(output, buffer.baseAddress! + offset, count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw FileTransferError(operation: "write", path: destinationPath)
+        }
+        offset += written
+      }
+    }
+  }
+}
+
+/// `write(2)`, named apart from ``FileTransfer/write(_:into:fileName:)``.
+private func systemWrite(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+  #else
+    Musl.write(fd, buffer, count)
+  #endif
+}
+
+/// A file operation of a transfer failed; the message names the operation, the path and the
+/// system's reason.
+struct FileTransferError: Error, CustomStringConvertible {
+  let operation: String
+  let path: String
+  let code: CInt
+
+  init(operation: String, path: String, code: CInt = errno) {
+    self.operation = operation
+    self.path = path
+    self.code = code
+  }
+
+  var description: String {
+    "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+  }
+}
