@@ -42,6 +42,11 @@ let package = Package(
       dependencies: ["UniformTypeIdentifiers", "CoreTransferable"],
       path: "Examples/TransferableExample"
     ),
+    .executableTarget(
+      name: "X11Benchmark",
+      dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport"],
+      path: "Benchmarks/X11Benchmark"
+    ),
     .testTarget(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]

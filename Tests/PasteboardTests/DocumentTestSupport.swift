@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+import Testing
+import UniformTypeIdentifiers
+
+@testable import Pasteboard
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Helpers of the document tests: scratch directories, package inspection, streamed file
+/// comparison, and waiting with a deadline.
+enum DocumentTesting {
+  /// A fresh directory under the temporary directory, removed by `body`'s end.
+  static func withScratchDirectory<T>(
+    _ label: String = #function, _ body: (URL) async throws -> T
+  ) async throws -> T {
+    let safe = label.filter { $0.isLetter || $0.isNumber }
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ferry-doc-\(safe)-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+  }
+
+  /// Every file under `directory` (relative path → bytes), for checking that nothing changed.
+  static func snapshot(of directory: URL) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    let paths = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
+    for path in paths {
+      let url = directory.appendingPathComponent(path)
+      let type = try FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
+      if type == .typeRegular { files[path] = try Data(contentsOf: url) }
+      if type == .typeSymbolicLink {
+        files[path] = Data("-> \(try FileManager.default.destinationOfSymbolicLink(atPath: url.path))".utf8)
+      }
+    }
+    return files
+  }
+
+  /// The names of `directory`'s entries, sorted.
+  static func names(in directory: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+  }
+
+  /// The bytes of `type` in `item`.
+  static func bytes(_ item: PasteboardItem, _ type: UTType) async throws -> Data {
+    try await item.data(for: type)
+  }
+
+  /// The manifest of a package as JSON objects, for tests that damage it.
+  static func manifestObject(of package: URL) throws -> [String: Any] {
+    let data = try Data(contentsOf: package.appendingPathComponent("manifest.json"))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  /// Writes a manifest object back.
+  static func writeManifestObject(_ object: [String: Any], to package: URL) throws {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    try data.write(to: package.appendingPathComponent("manifest.json"))
+  }
+
+  /// Writes a file of `size` bytes by repeating a 1 MiB pattern (a counter, so that a chunk
+  /// out of place shows), never holding more than the pattern in memory.
+  static func writeLargeFile(at url: URL, size: Int) throws {
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw PasteboardError.io("create \(url.path)") }
+    defer { close(descriptor) }
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    var written = 0
+    var counter: UInt32 = 0
+    while written < size {
+      chunk.withUnsafeMutableBytes { buffer in
+        for offset in stride(from: 0, to: buffer.count, by: 4096) {
+          buffer.storeBytes(of: counter, toByteOffset: offset, as: UInt32.self)
+          counter &+= 1
+        }
+      }
+      let count = min(chunk.count, size - written)
+      try chunk.withUnsafeBytes { buffer in
+        try FileIO.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: descriptor)
+      }
+      written += count
+    }
+  }
+
+  /// Whether two files hold the same bytes, read side by side in 1 MiB chunks.
+  static func filesAreEqual(_ first: URL, _ second: URL) throws -> Bool {
+    let one = try FileHandle(forReadingFrom: first)
+    let two = try FileHandle(forReadingFrom: second)
+    defer {
+      try? one.close()
+      try? two.close()
+    }
+    while true {
+      let a = try one.read(upToCount: 1 << 20) ?? Data()
+      let b = try two.read(upToCount: 1 << 20) ?? Data()
+      if a != b { return false }
+      if a.isEmpty { return true }
+    }
+  }
+
+  /// The peak resident set size of this process so far, in bytes (`ru_maxrss`).
+  static func peakResidentBytes() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+  }
+
+  /// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`.
+  ///
+  /// - Returns: Whether the condition held before the deadline.
+  static func wait(
+    timeout: Duration = .seconds(10), until condition: () throws -> Bool
+  ) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if try condition() { return true }
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return try condition()
+  }
+}
+
+extension PasteboardError {
+  /// The reason of an `invalidDocument` error; `nil` for other cases.
+  var invalidDocumentReason: String? {
+    if case .invalidDocument(_, let reason) = self { return reason }
+    return nil
+  }
+}
+
+/// A clock that moves only when a test advances it, for the autosaver's delay.
+final class DocumentManualClock: Clock, Sendable {
+  struct Instant: InstantProtocol {
+    var offset: Duration
+
+    func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    func duration(to other: Instant) -> Duration { other.offset - offset }
+    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private struct Sleeper {
+    var deadline: Instant
+    var continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now = Instant(offset: .zero)
+    var sleepers: [UUID: Sleeper] = [:]
+    var cancelled: Set<UUID> = []
+  }
+
+  private let state = Mutex(State())
+
+  var now: Instant { state.withLock { $0.now } }
+  var minimumResolution: Duration { .zero }
+
+  /// How many tasks are sleeping on the clock.
+  var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+  func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    let id = UUID()
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let resumeNow: Result<Void, any Error>? = state.withLock { state in
+          if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+          if deadline <= state.now { return .success(()) }
+          state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+          return nil
+        }
+        if let resumeNow { continuation.resume(with: resumeNow) }
+      }
+    } onCancel: {
+      let sleeper = state.withLock { state in
+        guard let sleeper = state.sleepers.removeValue(forKey: id) else {
+          state.cancelled.insert(id)
+          return Sleeper?.none
+        }
+        return sleeper
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves the clock on, waking every sleeper whose deadline has come.
+  func advance(by duration: Duration) {
+    let woken = state.withLock { state in
+      state.now = state.now.advanced(by: duration)
+      let due = state.sleepers.filter { $0.value.deadline <= state.now }
+      for id in due.keys { state.sleepers[id] = nil }
+      return due.values.map(\.continuation)
+    }
+    for continuation in woken { continuation.resume() }
+  }
+}
