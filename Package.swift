@@ -9,10 +9,16 @@ let package = Package(
     .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
     .library(name: "Pasteboard", targets: ["Pasteboard"]),
     .library(name: "X11Selections", targets: ["X11Selections"]),
+    .library(name: "FerryClient", targets: ["FerryClient"]),
+    .library(name: "FerryBroker", targets: ["FerryBroker"]),
     .executable(name: "ferry", targets: ["ferry"]),
+    .executable(name: "pbcopy", targets: ["pbcopy"]),
+    .executable(name: "pbpaste", targets: ["pbpaste"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
   ],
   targets: [
     .target(name: "UniformTypeIdentifiers"),
@@ -24,11 +30,35 @@ let package = Package(
     .target(
       name: "X11Selections",
       dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard"]),
+    .target(name: "FerryClient"),
+    .target(
+      name: "FerryBroker",
+      dependencies: [
+        "FerryClient", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .target(
+      name: "FerryCommandLine",
+      dependencies: ["FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
     .target(name: "FerryTestSupport"),
     .executableTarget(
       name: "ferry",
       dependencies: [
-        "UniformTypeIdentifiers",
+        "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "pbcopy",
+      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
+    .executableTarget(
+      name: "pbpaste",
+      dependencies: [
+        "FerryCommandLine", "UniformTypeIdentifiers",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -61,6 +91,12 @@ let package = Package(
       dependencies: [
         "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
         "FerryTestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "FerryBrokerTests",
+      dependencies: [
+        "FerryBroker", "FerryClient", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
       ]
     ),
     .testTarget(

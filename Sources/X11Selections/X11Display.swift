@@ -100,11 +100,12 @@ public final class X11Display: Sendable {
   ///   - target: The target atom's name (`UTF8_STRING`, `image/png`, `TARGETS`).
   ///   - sink: Memory, or a descriptor the bytes are written to as they arrive.
   ///   - stepTimeout: How long to wait for the answer and for each INCR chunk.
+  ///   - byteLimit: Give up, with ``X11Error/tooLarge(limit:)``, past this many bytes.
   /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/refused(selection:target:)``,
-  ///   ``X11Error/timedOut(_:)`` or ``X11Error/connectionLost``.
+  ///   ``X11Error/timedOut(_:)``, ``X11Error/tooLarge(limit:)`` or ``X11Error/connectionLost``.
   public func read(
     _ selection: String, target: String, into sink: SelectionSink = .memory,
-    stepTimeout: Duration = defaultStepTimeout
+    stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
   ) async throws -> SelectionData {
     try await withCheckedThrowingContinuation { continuation in
       let once = Once(continuation)
@@ -113,7 +114,7 @@ public final class X11Display: Sendable {
         let connection = session.connection
         session.reader.start(
           selection: connection.atom(selection), target: connection.atom(target), sink: sink,
-          stepTimeout: stepTimeout, once: once)
+          stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
       }
     }
   }
@@ -138,7 +139,12 @@ public final class X11Display: Sendable {
   /// - Throws: As ``read(_:target:into:stepTimeout:)``.
   public func readText(_ selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> String {
     for target in ["UTF8_STRING", "COMPOUND_TEXT", "STRING"] {
-      guard let reply = try? await read(selection, target: target, stepTimeout: stepTimeout) else { continue }
+      let reply: SelectionData
+      do {
+        reply = try await read(selection, target: target, stepTimeout: stepTimeout)
+      } catch X11Error.refused {
+        continue  // Only a refusal means "try the next encoding"; a timeout or a lost owner ends the read.
+      }
       return try await decodeText(reply)
     }
     throw X11Error.refused(selection: selection, target: "UTF8_STRING")

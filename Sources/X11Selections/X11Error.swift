@@ -44,6 +44,8 @@ public enum X11Error: Error, CustomStringConvertible, Sendable, Equatable {
   case timedOut(String)
   /// The peer sent something malformed.
   case malformedReply(String)
+  /// The reply grew past the byte limit the reader set.
+  case tooLarge(limit: Int)
 
   /// One line naming what failed.
   public var description: String {
@@ -58,6 +60,7 @@ public enum X11Error: Error, CustomStringConvertible, Sendable, Equatable {
     case .refused(let selection, let target): "the owner of \(selection) refused to convert it to \(target)"
     case .timedOut(let step): "timed out \(step)"
     case .malformedReply(let what): "malformed reply: \(what)"
+    case .tooLarge(let limit): "the data is larger than \(limit) bytes"
     }
   }
 }

@@ -13,6 +13,7 @@ final class X11Session {
   let clockWindow: XWindow
   private(set) lazy var owner = SelectionOwnerService(session: self)
   private(set) lazy var reader = SelectionReaderService(session: self)
+  private(set) lazy var manager = ClipboardManagerService(session: self)
   /// Continuations of XFixes owner-change streams, by id.
   var ownerWatchers: [UUID: AsyncStream<SelectionOwnerChange>.Continuation] = [:]
   /// Extra event handlers (drag and drop); each returns whether it consumed the event.
@@ -54,9 +55,13 @@ final class X11Session {
     for handler in eventHandlers.values where handler(event) { return }
     switch event {
     case .selectionRequest(let request):
-      owner.handle(request)
+      if !manager.handle(request) { owner.handle(request) }
     case .selectionClear(let selection, let window, let time) where window == self.window:
-      owner.handleClear(selection: selection, time: time)
+      if selection == connection.atoms.clipboardManager {
+        manager.handleClear(time: time)
+      } else {
+        owner.handleClear(selection: selection, time: time)
+      }
     case .selectionNotify(let notify) where notify.requestor == window:
       reader.handle(notify)
     case .propertyNotify(let window, let atom, _, let deleted):

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FerryCommandLine
+import Foundation
 
 /// The `ferry` command: typed clipboard and drag transfers for X11.
 @main
@@ -6,9 +8,45 @@ struct Ferry: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ferry",
     abstract: "Typed clipboard and drag-and-drop transfers for X11.",
-    subcommands: [TypeCommand.self])
+    discussion: """
+      Exit status: 0 done, 1 nothing to paste or type not available, 2 usage, \
+      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 file error.
+      """,
+    subcommands: [
+      CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
+      StatusCommand.self, RegisterCommand.self, TypeCommand.self, DaemonCommand.self,
+    ])
 
   static func main() {
-    mainReportingFailures()
+    let arguments = CommandLine.arguments
+    if arguments.count > 1, arguments[1] == DetachedSelectionServer.flag {
+      DetachedSelectionServer.serve(Array(arguments.dropFirst(2)))
+    }
+    do {
+      var command = try parseAsRoot(Array(arguments.dropFirst()))
+      if var asyncCommand = command as? any AsyncParsableCommandRunner {
+        try asyncCommand.runBlocking()
+      } else {
+        try command.run()
+      }
+    } catch let failure as CommandFailure {
+      reportError("ferry", failure.message)
+      Foundation.exit(failure.status.rawValue)
+    } catch {
+      exit(withError: error)
+    }
   }
+}
+
+/// Options every pasteboard command takes.
+struct PasteboardOptions: ParsableArguments {
+  @Option(
+    name: [.customLong("pboard", withSingleDash: true), .customLong("pasteboard")],
+    help: ArgumentHelp("The pasteboard: general, primary, find or any name.", valueName: "name"))
+  var pasteboard = "general"
+}
+
+/// A subcommand whose work is asynchronous, run to completion from `main`.
+protocol AsyncParsableCommandRunner {
+  mutating func runBlocking() throws
 }

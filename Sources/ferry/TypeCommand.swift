@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryCommandLine
 import Foundation
 import UniformTypeIdentifiers
 
@@ -41,8 +42,7 @@ extension Ferry {
       }
       guard let type = TypeQuery(query, kind: tagClass).resolve() else {
         throw CommandFailure(
-          message: "no type has the identifier '\(query)' (try .\(query) or a MIME type)",
-          exitCode: .notFound)
+          "no type has the identifier '\(query)' (try .\(query) or a MIME type)", status: .nothingAvailable)
       }
       print(json ? TypeReport(type).json() : TypeReport(type).text(), terminator: "")
     }

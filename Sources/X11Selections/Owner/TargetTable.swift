@@ -8,7 +8,7 @@ import UniformTypeIdentifiers
 /// also offered as `TEXT`, `COMPOUND_TEXT` and `text/plain` right after its own targets. A target is
 /// offered only if it will be served: Latin-1 (`STRING`) is left out when the text has
 /// characters Latin-1 cannot hold (advertising a target and then refusing it breaks Qt and
-/// Java peers).
+/// Java peers), and `text/plain` when the text is not ASCII.
 struct TargetTable: Sendable {
   /// How one target is served.
   struct Entry: Sendable, Equatable {
@@ -35,6 +35,12 @@ struct TargetTable: Sendable {
     if table.entries.contains(where: { $0.source == .type(.latin1PlainText) }) {
       let fits = (try? await item.payload(for: .latin1PlainText)) != nil
       if !fits { table.entries.removeAll { $0.source == .type(.latin1PlainText) } }
+    }
+    // `text/plain` without a charset is ASCII or Latin-1 by MIME rules, and GTK decodes it as
+    // Latin-1: UTF-8 goes out under that name only when it is ASCII.
+    if let index = table.entries.firstIndex(where: { $0.name == "text/plain" && $0.source == .type(.utf8PlainText) }) {
+      let ascii = (try? await item.data(for: .utf8PlainText))?.allSatisfy { $0 < 0x80 } ?? false
+      if !ascii { table.entries.remove(at: index) }
     }
     return table
   }

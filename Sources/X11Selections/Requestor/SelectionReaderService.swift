@@ -16,6 +16,7 @@ final class SelectionReaderService {
     let property: XAtom
     let sink: SelectionSink
     let stepTimeout: Duration
+    let byteLimit: Int?
     let once: Once<SelectionData>
     var timer: UUID?
     var awaitingNotify = true
@@ -26,7 +27,11 @@ final class SelectionReaderService {
     var format: Int32 = 8
     var failed = false
 
-    init(selection: XAtom, target: XAtom, property: XAtom, sink: SelectionSink, stepTimeout: Duration, once: Once<SelectionData>) {
+    init(
+      selection: XAtom, target: XAtom, property: XAtom, sink: SelectionSink, stepTimeout: Duration,
+      byteLimit: Int?, once: Once<SelectionData>
+    ) {
+      self.byteLimit = byteLimit
       self.selection = selection
       self.target = target
       self.property = property
@@ -46,7 +51,10 @@ final class SelectionReaderService {
   }
 
   /// Asks the owner of `selection` for `target`.
-  func start(selection: XAtom, target: XAtom, sink: SelectionSink, stepTimeout: Duration, once: Once<SelectionData>) {
+  func start(
+    selection: XAtom, target: XAtom, sink: SelectionSink, stepTimeout: Duration, byteLimit: Int? = nil,
+    once: Once<SelectionData>
+  ) {
     let connection = session.connection
     guard connection.selectionOwner(selection) != .none else {
       once.resume(throwing: X11Error.noOwner(connection.name(selection) ?? "selection"))
@@ -58,7 +66,8 @@ final class SelectionReaderService {
     }()
     connection.deleteProperty(of: session.window, property)
     let request = Pending(
-      selection: selection, target: target, property: property, sink: sink, stepTimeout: stepTimeout, once: once)
+      selection: selection, target: target, property: property, sink: sink, stepTimeout: stepTimeout,
+      byteLimit: byteLimit, once: once)
     pending[property] = request
     connection.convertSelection(selection, target: target, property: property, requestor: session.window, time: session.serverTime())
     connection.flush()
@@ -92,6 +101,10 @@ final class SelectionReaderService {
     }
     request.type = value.type
     request.format = value.format
+    if let limit = request.byteLimit, value.bytes.count > limit {
+      fail(request, .tooLarge(limit: limit))
+      return
+    }
     append(value.bytes, to: request)
     complete(request, incremental: false)
   }
@@ -105,6 +118,11 @@ final class SelectionReaderService {
       if request.type == .none {
         request.type = value.type
         request.format = value.format
+      }
+      if let limit = request.byteLimit, request.byteCount + value.bytes.count > limit {
+        // Stop here: the owner's transfer times out on its side, as a vanished requestor's does.
+        fail(request, .tooLarge(limit: limit), recycle: false)
+        return
       }
       append(value.bytes, to: request)
       connection.flush()

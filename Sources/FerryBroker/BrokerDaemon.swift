@@ -1,0 +1,159 @@
+import FerryClient
+import Foundation
+import Logging
+import Pasteboard
+import Synchronization
+import X11Selections
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The broker: holds the pasteboards, serves them on the socket, and — with a display —
+/// bridges `general` ↔ `CLIPBOARD` and `primary` ↔ `PRIMARY` and acts as the clipboard
+/// manager.
+///
+/// ```swift
+/// let outcome = try await BrokerDaemon.run(BrokerDaemon.Configuration(displayName: ":0"))
+/// ```
+///
+/// One broker runs per user and display: a second one finds the first through a lock file
+/// next to the socket and stops (or, with `replace`, asks the first to stop and takes over).
+public enum BrokerDaemon {
+  /// How the daemon is set up.
+  public struct Configuration: Sendable {
+    /// The display to bridge; `nil` or empty to run headless (socket only).
+    public var displayName: String?
+    /// The socket.
+    public var socket: SocketPath
+    /// How much of a new `CLIPBOARD` owner's data is copied at once, so that it survives the
+    /// owner's exit.
+    public var captureLimit: Int
+    /// Take over from a running broker instead of leaving it be.
+    public var replace: Bool
+    /// Where the daemon logs.
+    public var logger: Logger
+
+    /// Creates a configuration.
+    public init(
+      displayName: String?, socket: SocketPath = .resolve(), captureLimit: Int = 64 << 20,
+      replace: Bool = false, logger: Logger = Logger(label: "ferry.daemon")
+    ) {
+      self.displayName = displayName
+      self.socket = socket
+      self.captureLimit = captureLimit
+      self.replace = replace
+      self.logger = logger
+    }
+  }
+
+  /// How a run ended.
+  public enum Outcome: Sendable, Equatable {
+    /// Stopped by a signal or a request.
+    case stopped
+    /// Another broker already serves this user and display.
+    case alreadyRunning(pid: Int32)
+  }
+
+  /// Runs the broker until SIGTERM or SIGINT.
+  ///
+  /// - Throws: ``BrokerDaemonError`` or the socket server's errors.
+  public static func run(_ configuration: Configuration) async throws -> Outcome {
+    let logger = configuration.logger
+    try configuration.socket.prepareDirectory()
+    let lock = try InstanceLock(path: configuration.socket.path + ".lock")
+    if case .heldBy(let pid) = lock.state {
+      guard configuration.replace else { return .alreadyRunning(pid: pid) }
+      logger.info("replacing the broker with pid \(pid)")
+      try lock.takeOver(from: pid)
+    }
+    defer { lock.release() }
+
+    var display: X11Display?
+    if let name = configuration.displayName, !name.isEmpty {
+      do {
+        display = try X11Display(name: name)
+      } catch {
+        throw BrokerDaemonError.display("\(error)")
+      }
+    } else {
+      logger.notice("no DISPLAY: running headless, serving the socket only")
+    }
+
+    let state = DaemonState(display: configuration.displayName, bridged: display != nil)
+    var bridgeTasks: [Task<Void, Never>] = []
+    if let display {
+      let general = SelectionBinding(
+        pasteboard: .general, selection: "CLIPBOARD", display: display, eager: true,
+        byteBudget: configuration.captureLimit, logger: logger)
+      let primary = SelectionBinding(
+        pasteboard: .primary, selection: "PRIMARY", display: display, eager: false,
+        byteBudget: configuration.captureLimit, logger: logger)
+      bridgeTasks.append(Task { await general.run() })
+      bridgeTasks.append(Task { await primary.run() })
+      let manager = try await display.becomeClipboardManager(
+        save: { targets in await general.saveForExitingOwner(targets: targets) },
+        onLost: {
+          state.setManager(false)
+          logger.notice("another clipboard manager took CLIPBOARD_MANAGER")
+        })
+      state.setManager(manager)
+      if !manager { logger.notice("another clipboard manager holds CLIPBOARD_MANAGER; not taking it from it") }
+      display.onConnectionLost {
+        state.setBridged(false)
+        logger.error("the display went away; serving the socket only")
+      }
+    }
+
+    let server = try await BrokerSocketServer.bind(
+      BrokerSocketServer.Configuration(
+        location: configuration.socket, status: state, logger: logger))
+    logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
+    let serving = Task { try await server.serve() }
+    await SignalWaiter.waitForTermination()
+    logger.info("stopping")
+    bridgeTasks.forEach { $0.cancel() }
+    await server.close()
+    serving.cancel()
+    display?.close()
+    return .stopped
+  }
+}
+
+/// What `ferry status` reports, kept current by the daemon.
+final class DaemonState: BrokerStatusProvider {
+  private let started = ContinuousClock.now
+  private let display: String?
+  private let flags: Mutex<(bridged: Bool, manager: Bool)>
+
+  init(display: String?, bridged: Bool) {
+    self.display = display
+    flags = Mutex((bridged, false))
+  }
+
+  func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
+  func setBridged(_ value: Bool) { flags.withLock { $0.bridged = value } }
+
+  func status() async -> BrokerStatus {
+    let (bridged, manager) = flags.withLock { $0 }
+    return BrokerStatus(
+      uptime: ContinuousClock.now - started, display: bridged ? display : nil, x11Bridged: bridged,
+      clipboardManager: manager)
+  }
+}
+
+/// Why the daemon could not start.
+public enum BrokerDaemonError: Error, CustomStringConvertible, Sendable {
+  /// The display could not be opened.
+  case display(String)
+  /// The instance lock could not be taken.
+  case lock(String)
+
+  /// One line naming the problem.
+  public var description: String {
+    switch self {
+    case .display(let reason): reason
+    case .lock(let reason): reason
+    }
+  }
+}

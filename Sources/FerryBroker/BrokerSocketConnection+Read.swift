@@ -1,0 +1,204 @@
+import FerryClient
+import Foundation
+import NIOCore
+import NIOPosix
+import Pasteboard
+import UniformTypeIdentifiers
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension BrokerSocketConnection {
+  /// `read`: the first requested type an item serves — itself, a conforming type, or a
+  /// conversion — streamed as DATA frames. A file payload is read 1 MiB at a time on the
+  /// thread pool, each chunk sent before the next is read once the channel is writable, so a
+  /// payload of any size costs a few MiB.
+  mutating func read(_ request: ReadRequest) async throws {
+    let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
+    var wanted: [UTType] = []
+    for name in request.types { wanted.append(try Self.type(named: name)) }
+    let items = board.items
+    guard let first = items.first else {
+      throw ProtocolFailure(PasteboardError.empty(board.name))
+    }
+    var choice: (item: PasteboardItem, requested: UTType, served: UTType)?
+    if wanted.isEmpty {
+      if let type = first.storedTypes.first { choice = (first, type, type) }
+    } else {
+      search: for type in wanted {
+        for item in items {
+          if let served = item.availableType(conformingTo: type) {
+            choice = (item, type, served)
+            break search
+          }
+        }
+      }
+    }
+    guard let choice else { throw Self.notAvailable(wanted, offered: board.types, in: board) }
+    let payload: PasteboardPayload
+    do {
+      payload = try await choice.item.payload(for: choice.requested)
+    } catch let error as PasteboardError {
+      throw ProtocolFailure(error)
+    }
+    try await send(
+      .response,
+      ReadResponse(type: choice.served.identifier, requested: choice.requested.identifier))
+    let sent = try await stream(payload)
+    if choice.item.options.contains(.concealed) {
+      logger.info("served a concealed item", metadata: ["pasteboard": "\(board.name.rawValue)", "bytes": "\(sent)"])
+    } else {
+      logger.info(
+        "served",
+        metadata: ["pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
+                   "bytes": "\(sent)"])
+    }
+  }
+
+  /// Sends a payload as DATA frames and an END frame.
+  ///
+  /// - Returns: The number of bytes sent.
+  /// - Throws: A closing ``ProtocolFailure`` when reading a file fails midway: the client gets
+  ///   an ERROR frame in place of END.
+  func stream(_ payload: PasteboardPayload) async throws -> Int {
+    var sent = 0
+    switch payload {
+    case .data(let data):
+      var offset = data.startIndex
+      while offset < data.endIndex {
+        let end = min(offset + FrameLimits.maxDataBody, data.endIndex)
+        try await outbound.write(data[offset..<end].withUnsafeBytes { ByteBuffer(dataFrameWith: $0) })
+        sent += end - offset
+        offset = end
+      }
+    case .file(let url):
+      let pool = context.configuration.threadPool
+      let reader: FileChunkReader
+      do {
+        reader = try await pool.runIfActive { try FileChunkReader(path: url.path) }
+      } catch {
+        throw ProtocolFailure.refusal(.internal, "\(error)")
+      }
+      while true {
+        let chunk: ByteBuffer?
+        do {
+          chunk = try await pool.runIfActive { try reader.nextDataFrame() }
+        } catch {
+          throw ProtocolFailure.fatal(.internal, "\(error); the data sent so far is incomplete")
+        }
+        guard let chunk else { break }
+        sent += chunk.readableBytes - Frame.headerSize
+        try await outbound.write(chunk)
+      }
+    }
+    try await outbound.write(ByteBuffer(frame: Frame(kind: .end)))
+    return sent
+  }
+
+  /// The refusal for a read nothing serves, naming what was asked and what is offered.
+  static func notAvailable(_ wanted: [UTType], offered: [UTType], in board: Pasteboard)
+    -> ProtocolFailure
+  {
+    if wanted.count == 1 {
+      return ProtocolFailure(PasteboardError.typeNotAvailable(wanted[0], offered: offered))
+    }
+    let list = offered.prefix(6).map(\.identifier).joined(separator: ", ")
+    let more = offered.count > 6 ? ", …" : ""
+    let names = wanted.map(\.identifier).joined(separator: ", ")
+    return .refusal(
+      .notAvailable,
+      offered.isEmpty
+        ? "none of \(names) is available"
+        : "none of \(names) is available (the item offers \(list)\(more))")
+  }
+
+  /// `watch`: a RESPONSE, then an EVENT for each change of the pasteboards until the client
+  /// closes. An event carries the types and the concealed flag, never bytes. A change that a
+  /// newer one replaced before its event was sent is not reported: every event describes the
+  /// pasteboard as it was at that change count.
+  mutating func watch(_ request: WatchRequest) async throws {
+    var names: [Pasteboard.Name] = []
+    for name in request.pasteboards ?? FerryProtocol.defaultWatchedPasteboards {
+      let name = try Self.pasteboardName(name)
+      if !names.contains(name) { names.append(name) }
+    }
+    let boards = names.map { context.pasteboard($0) }
+    // Subscribe before answering, so that no change after the answer is missed.
+    let changes = boards.map(\.changes)
+    try await send(.response, WatchResponse(pasteboards: names.map(\.rawValue)))
+    logger.debug("watching", metadata: ["pasteboards": "\(names.map(\.rawValue))"])
+    let (events, sink) = AsyncStream.makeStream(of: (Int, Int).self)
+    let outbound = self.outbound
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, stream) in changes.enumerated() {
+        group.addTask {
+          for await count in stream { sink.yield((index, count)) }
+        }
+      }
+      group.addTask {
+        for await (index, count) in events {
+          let board = boards[index]
+          guard board.changeCount == count else { continue }  // superseded
+          let state = Self.state(of: board, changeCount: count)
+          guard board.changeCount == count else { continue }  // changed while read
+          try await outbound.write(ByteBuffer(frame: try Frame.json(.event, state)))
+        }
+      }
+      // The client sends nothing more; the end of its stream ends the watch.
+      while let frame = try await nextFrame() {
+        throw ProtocolFailure.fatal(.badRequest, "a \(frame.kind) frame during watch (close the connection to stop)")
+      }
+      sink.finish()
+      group.cancelAll()
+    }
+  }
+}
+
+/// Reads a file as ready-made DATA frames, on a thread pool.
+final class FileChunkReader: Sendable {
+  private let descriptor: Int32
+  private let path: String
+
+  init(path: String) throws(ProtocolFailure) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw .refusal(.internal, "cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    self.descriptor = descriptor
+    self.path = path
+  }
+
+  deinit { close(descriptor) }
+
+  /// The next DATA frame (up to 1 MiB of the file), or `nil` at the end of the file.
+  func nextDataFrame() throws(ProtocolFailure) -> ByteBuffer? {
+    let chunk = FrameLimits.maxDataBody
+    var buffer = ByteBufferAllocator().buffer(capacity: Frame.headerSize + chunk)
+    buffer.writeBytes(Frame.header(kind: .data, bodyCount: 0))
+    var failure: Int32 = 0
+    let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunk) { free in
+      var filled = 0
+      while filled < chunk {
+        let count = Glibc.read(descriptor, free.baseAddress! + filled, chunk - filled)
+        if count > 0 {
+          filled += count
+        } else if count == 0 {
+          break
+        } else if errno != EINTR {
+          failure = errno
+          break
+        }
+      }
+      return filled
+    }
+    if failure != 0 {
+      throw .fatal(.internal, "reading \(path) failed: \(String(cString: strerror(failure)))")
+    }
+    if count == 0 { return nil }
+    buffer.setInteger(UInt32(count + 1), at: 0)
+    return buffer
+  }
+}

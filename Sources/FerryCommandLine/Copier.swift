@@ -1,0 +1,78 @@
+import Foundation
+
+/// Copies through the broker when one runs, else through a detached selection server.
+public enum Copier {
+  /// Performs `request` and returns once the copy can be pasted.
+  ///
+  /// - Throws: ``CommandFailure`` with the status of what went wrong.
+  public static func copy(_ request: CopyRequest) throws {
+    guard SelectionName.isValidPasteboard(request.pasteboard) else {
+      throw CommandFailure("'\(request.pasteboard)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
+    }
+    if try BrokerConnector.copy(request) { return }
+    guard let selection = SelectionName.forPasteboard(request.pasteboard) else {
+      throw CommandFailure(
+        "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",
+        status: .noDisplayNoBroker)
+    }
+    let display = ProcessInfo.processInfo.environment["DISPLAY"]
+    guard let display, !display.isEmpty else {
+      throw CommandFailure("no display (DISPLAY is not set) and no broker is running", status: .noDisplayNoBroker)
+    }
+    try DetachedSelectionServer.spawn(
+      selection: selection, display: display,
+      representations: request.representations.map { ($0.type, $0.data) }, concealed: request.concealed)
+  }
+}
+
+/// Pastes through the broker when one runs, else straight from the X selection.
+public enum Paster {
+  /// Writes the first available preferred type to `descriptor`.
+  ///
+  /// - Throws: ``CommandFailure``.
+  public static func paste(_ request: PasteRequest, to descriptor: Int32) throws {
+    try validate(request)
+    if try BrokerConnector.paste(request, to: descriptor) { return }
+    let direct = try directSelection(request)
+    try runBlocking { _ = try await direct.paste(preferences: request.preferences, to: descriptor) }
+  }
+
+  /// The types of the copy, in order.
+  public static func types(_ request: PasteRequest) throws -> [String] {
+    try validate(request)
+    if let types = try BrokerConnector.types(request) { return types }
+    let direct = try directSelection(request)
+    return try runBlocking {
+      let targets = try await direct.targets()
+      return direct.item(targets: targets).types.map(\.identifier)
+    }
+  }
+
+  private static func validate(_ request: PasteRequest) throws {
+    guard SelectionName.isValidPasteboard(request.pasteboard) else {
+      throw CommandFailure("'\(request.pasteboard)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
+    }
+  }
+
+  private static func directSelection(_ request: PasteRequest) throws -> DirectSelection {
+    guard let selection = SelectionName.forPasteboard(request.pasteboard) else {
+      throw CommandFailure(
+        "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",
+        status: .noDisplayNoBroker)
+    }
+    return try DirectSelection(
+      selection: selection, displayName: ProcessInfo.processInfo.environment["DISPLAY"], stepTimeout: request.timeout)
+  }
+}
+
+/// Runs async work from a synchronous command and waits for it.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+  let box = LockedBox<Result<T, any Error>?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
+    done.signal()
+  }
+  done.wait()
+  return try box.get()!.get()
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Pasteboard
+import UniformTypeIdentifiers
+import X11Selections
+
+/// Reading an X selection without a broker: what `pbpaste` does when no broker runs.
+///
+/// The owner's targets become a pasteboard item whose representations read from the owner on
+/// request, so the same conversions apply as through the broker (`--type org.x.string` from
+/// an owner that only offers `UTF8_STRING`, say). A target that serves the requested type
+/// directly is streamed to the output as it arrives.
+public struct DirectSelection: Sendable {
+  let display: X11Display
+  let selection: String
+  let stepTimeout: Duration
+
+  /// Opens the display for `selection`.
+  ///
+  /// - Throws: ``CommandFailure`` with status 3 when there is no display.
+  public init(selection: String, displayName: String?, stepTimeout: Duration) throws {
+    do {
+      display = try X11Display(name: displayName)
+    } catch {
+      throw CommandFailure("\(error), and no broker is running", status: .noDisplayNoBroker)
+    }
+    self.selection = selection
+    self.stepTimeout = stepTimeout
+  }
+
+  /// The owner's targets in its order, each with its type.
+  public func targets() async throws -> [(target: String, type: UTType)] {
+    do {
+      let names = try await display.targets(of: selection, stepTimeout: stepTimeout)
+      var seen = Set<UTType>()
+      return names.compactMap { name in
+        guard !["TARGETS", "MULTIPLE", "TIMESTAMP", "DELETE", "SAVE_TARGETS", "INCR"].contains(name),
+          let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted
+        else { return nil }
+        return (name, type)
+      }
+    } catch let error as X11Error {
+      throw Self.failure(error, selection: selection)
+    }
+  }
+
+  /// The item the owner offers, read lazily.
+  public func item(targets: [(target: String, type: UTType)]) -> PasteboardItem {
+    let display = self.display
+    let selection = self.selection
+    let stepTimeout = self.stepTimeout
+    return PasteboardItem(
+      representations: targets.map { entry in
+        let target = entry.target
+        return .lazy(entry.type, timeLimit: .seconds(3600)) {
+          let reply = try await display.read(selection, target: target, stepTimeout: stepTimeout)
+          if reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && entry.type != .latin1PlainText) {
+            return .data(Data(try await display.decodeText(reply).utf8))
+          }
+          return .data(reply.data)
+        }
+      })
+  }
+
+  /// Writes the first of `preferences` the owner can serve to `descriptor`.
+  ///
+  /// - Returns: The type written.
+  /// - Throws: ``CommandFailure``: status 1 when nothing fits, 4 on a timeout.
+  public func paste(preferences: [UTType], to descriptor: Int32) async throws -> UTType {
+    let targets = try await targets()
+    guard !targets.isEmpty else {
+      throw CommandFailure("the \(selection) owner offers nothing", status: .nothingAvailable)
+    }
+    // A target of exactly a wanted type streams straight to the output.
+    for wanted in preferences {
+      if let direct = targets.first(where: { $0.type == wanted }),
+        wanted != .utf8PlainText || direct.target == "UTF8_STRING" || direct.target.hasPrefix("text/plain;charset=utf-8")
+      {
+        do {
+          _ = try await display.read(selection, target: direct.target, into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
+          return wanted
+        } catch let error as X11Error {
+          if case .refused = error { continue }
+          throw Self.failure(error, selection: selection)
+        }
+      }
+    }
+    let item = item(targets: targets)
+    for wanted in preferences {
+      guard item.availableType(conformingTo: wanted) != nil else { continue }
+      do {
+        try await item.payload(for: wanted).write(to: descriptor)
+        return wanted
+      } catch let error as PasteboardError {
+        if case .providerFailed(_, let reason) = error, reason.contains("timed out") {
+          throw CommandFailure("the owner of \(selection) did not answer in time", status: .timeout)
+        }
+        continue
+      }
+    }
+    let offered = targets.map(\.type.identifier).joined(separator: ", ")
+    throw CommandFailure(
+      "\(preferences.map(\.identifier).joined(separator: " or ")) is not available (the \(selection) owner offers \(offered))",
+      status: .nothingAvailable)
+  }
+
+  static func failure(_ error: X11Error, selection: String) -> CommandFailure {
+    switch error {
+    case .noOwner: CommandFailure("nothing to paste: nobody owns \(selection)", status: .nothingAvailable)
+    case .timedOut: CommandFailure("the owner of \(selection) did not answer in time", status: .timeout)
+    case .refused: CommandFailure("\(error)", status: .nothingAvailable)
+    case .cannotOpenDisplay: CommandFailure("\(error), and no broker is running", status: .noDisplayNoBroker)
+    default: CommandFailure("\(error)", status: .io)
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import UniformTypeIdentifiers
+
+/// A type named on the command line: a type identifier, a MIME type or a filename extension.
+///
+/// ```swift
+/// try TypeArgument.resolve("public.png")   // public.png
+/// try TypeArgument.resolve("image/png")    // public.png
+/// try TypeArgument.resolve("png")          // public.png
+/// try TypeArgument.resolve(".png")         // public.png
+/// try TypeArgument.resolve("text")         // public.utf8-plain-text
+/// ```
+///
+/// An identifier must be declared (or be a `dyn.` identifier); a bare word must be an
+/// extension some type declares, so a typo is an error, not a new dynamic type. A MIME type is
+/// accepted even when nothing declares it: MIME types are open-ended.
+public enum TypeArgument {
+  /// Words people use for text.
+  static let aliases: [String: UTType] = [
+    "text": .utf8PlainText, "txt": .utf8PlainText, "string": .utf8PlainText,
+    "utf8": .utf8PlainText, "UTF8_STRING": .utf8PlainText,
+  ]
+
+  /// Resolves `text` to a type.
+  ///
+  /// - Throws: ``CommandFailure`` (status 2) naming the word when no type answers to it.
+  public static func resolve(_ text: String) throws -> UTType {
+    if let alias = aliases[text] { return alias }
+    if text.contains("/") {
+      guard let type = UTType(mimeType: text, conformingTo: .item) ?? UTType(mimeType: text) else {
+        throw unknown(text)
+      }
+      return type
+    }
+    if text.hasPrefix(".") {
+      return try declaredExtension(String(text.dropFirst()), original: text)
+    }
+    if text.contains(".") {
+      guard let type = UTType(text) else { throw unknown(text) }
+      return type
+    }
+    if let target = UTType(tag: text, tagClass: .x11Target, conformingTo: nil), !target.isDynamic,
+      text.uppercased() == text
+    {
+      return target
+    }
+    return try declaredExtension(text, original: text)
+  }
+
+  private static func declaredExtension(_ ext: String, original: String) throws -> UTType {
+    guard let type = UTType(tag: ext, tagClass: .filenameExtension, conformingTo: nil), !type.isDynamic else {
+      throw unknown(original)
+    }
+    return type
+  }
+
+  private static func unknown(_ text: String) -> CommandFailure {
+    CommandFailure(
+      "unknown type '\(text)' (give a type identifier, a MIME type or a file extension; `ferry type \(text)` explains)",
+      status: .usage)
+  }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import FerryClient
+import FerryCommandLine
+import Foundation
+
+/// Connects to the running broker, or fails with status 3.
+func requireBroker(_ command: String) throws -> BrokerClient {
+  do {
+    return try BrokerClient.connect(clientName: "ferry \(command)")
+  } catch let error where error.code == .noBroker {
+    throw CommandFailure("no broker is running (start one with `ferry daemon`)", status: .noDisplayNoBroker)
+  } catch {
+    throw CommandFailure(error.message, status: ExitStatus(rawValue: error.exitCode) ?? .io)
+  }
+}
+
+/// Runs a broker call, mapping its failure to the exit status.
+func brokerCall<T>(_ body: () throws -> T) throws -> T {
+  do {
+    return try body()
+  } catch let error as BrokerClientError {
+    throw CommandFailure(error.message, status: ExitStatus(rawValue: error.exitCode) ?? .io)
+  }
+}
+
+/// Writes a line to standard output at once (watch output goes to pipes).
+func printLine(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// One line of JSON for a change or a state.
+func jsonLine(_ state: PasteboardState) -> String {
+  let object: [String: Any] = [
+    "pasteboard": state.pasteboard, "changeCount": state.changeCount, "types": state.types,
+    "concealed": state.concealed,
+  ]
+  let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+  return String(decoding: data, as: UTF8.self)
+}
+
+extension Ferry {
+  /// `ferry watch`.
+  struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "watch",
+      abstract: "Print a line per change of the pasteboards (general and primary by default).",
+      discussion: "Concealed copies are reported as such; their contents and types' data never appear.")
+
+    @Option(
+      name: [.customLong("pboard", withSingleDash: true), .customLong("pasteboard")],
+      help: ArgumentHelp("A pasteboard to watch (repeatable).", valueName: "name"))
+    var pasteboards: [String] = []
+    @Flag(help: "Print one JSON object per line.")
+    var json = false
+
+    func run() throws {
+      let client = try requireBroker("watch")
+      try brokerCall {
+        try client.watch(pasteboards.isEmpty ? nil : pasteboards) { state in
+          if json {
+            printLine(jsonLine(state))
+          } else {
+            let mark = state.concealed ? " (concealed)" : ""
+            printLine("\(state.pasteboard) \(state.changeCount)\(mark): \(state.types.joined(separator: ", "))")
+          }
+          return true
+        }
+      }
+    }
+  }
+
+  /// `ferry clear`.
+  struct ClearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty a pasteboard.")
+    @OptionGroup var options: PasteboardOptions
+
+    func run() throws {
+      let client = try requireBroker("clear")
+      _ = try brokerCall { try client.clear(options.pasteboard) }
+    }
+  }
+
+  /// `ferry status`.
+  struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the running broker's state.")
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+      let client = try requireBroker("status")
+      let status = try brokerCall { try client.status() }
+      if json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(status), as: UTF8.self))
+        return
+      }
+      print("ferry \(status.version), pid \(status.pid), up \(Int(status.uptime)) s, socket \(status.socket)")
+      print(status.x11Bridged ? "display \(status.display ?? "?"): bridged" : "no display: headless")
+      print("clipboard manager: \(status.clipboardManager ? "yes" : "no")")
+      for board in status.pasteboards {
+        print("\(board.pasteboard) \(board.changeCount)\(board.concealed ? " (concealed)" : ""): \(board.types.joined(separator: ", "))")
+      }
+    }
+  }
+
+  /// `ferry register`.
+  struct RegisterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "register",
+      abstract: "Teach the broker types and conversions from a declaration file (docs/CONVERTERS.md).")
+    @Argument(help: "The declaration file (JSON or property list).")
+    var file: String
+    @Flag(help: "Accept com.example identifiers (for the examples).")
+    var allowExampleNamespace = false
+
+    func run() throws {
+      let client = try requireBroker("register")
+      let problems = try brokerCall { try client.register(declarationAt: file, allowExampleNamespace: allowExampleNamespace) }
+      for problem in problems { reportError("ferry", "warning: \(problem)") }
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import FerryCommandLine
+import Foundation
+
+/// `pbcopy`: copies standard input (or a file) to a pasteboard, as on macOS.
+@main
+struct PBCopy: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pbcopy",
+    abstract: "Copy standard input or a file to a pasteboard.",
+    discussion: """
+      The input is copied as UTF-8 text when it is valid UTF-8, otherwise as the type its \
+      content shows (shared-mime-info magic), unless --type says otherwise. pbcopy returns at \
+      once: a running `ferry daemon` keeps the copy, or else a detached background process \
+      serves it until another application takes the selection.
+
+      Exit status: 0 copied, 1 empty input, 2 usage (unknown type or pasteboard), \
+      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 unreadable file.
+      """)
+
+  @Option(
+    name: .customLong("pboard", withSingleDash: true),
+    help: ArgumentHelp("The pasteboard: general, primary, find or any name.", valueName: "name"))
+  var pasteboard = "general"
+
+  @Option(name: .long, help: ArgumentHelp("The type: an identifier, a MIME type or an extension.", valueName: "type"))
+  var type: String?
+
+  @Flag(help: "Mark the copy as a password: served, never saved or shown in history.")
+  var sensitive = false
+
+  @Argument(help: "A file to copy instead of standard input.")
+  var file: String?
+
+  static func main() {
+    let arguments = CommandLine.arguments
+    if arguments.count > 1, arguments[1] == DetachedSelectionServer.flag {
+      DetachedSelectionServer.serve(Array(arguments.dropFirst(2)))
+    }
+    do {
+      let command = try parse(Array(arguments.dropFirst()))
+      try command.copy()
+    } catch let failure as CommandFailure {
+      reportError("pbcopy", failure.message)
+      Foundation.exit(failure.status.rawValue)
+    } catch {
+      exit(withError: error)
+    }
+  }
+
+  func copy() throws {
+    let input = try InputReader.read(file: file)
+    let representation = try CopyPlanner.representation(of: input, fileName: file, type: type)
+    try Copier.copy(
+      CopyRequest(pasteboard: pasteboard, representations: [representation], concealed: sensitive))
+  }
+}

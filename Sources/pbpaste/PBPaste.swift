@@ -1,0 +1,75 @@
+import ArgumentParser
+import FerryCommandLine
+import Foundation
+import UniformTypeIdentifiers
+
+/// `pbpaste`: writes a pasteboard's contents to standard output, as on macOS.
+@main
+struct PBPaste: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pbpaste",
+    abstract: "Write a pasteboard's contents to standard output.",
+    discussion: """
+      Plain text by default; --type asks for any type, converted when the copy holds another \
+      one. Works with a running `ferry daemon` and, without one, straight from the X selection.
+
+      Exit status: 0 pasted, 1 nothing to paste or type not available, 2 usage, \
+      3 no display and no broker, 4 timeout.
+      """)
+
+  /// The types `-Prefer` puts first.
+  enum Preference: String, ExpressibleByArgument, CaseIterable {
+    case txt, ascii, rtf, ps
+  }
+
+  @Option(
+    name: .customLong("pboard", withSingleDash: true),
+    help: ArgumentHelp("The pasteboard: general, primary, find or any name.", valueName: "name"))
+  var pasteboard = "general"
+
+  @Option(
+    name: .customLong("Prefer", withSingleDash: true),
+    help: ArgumentHelp("Prefer this kind of data: txt, rtf or ps.", valueName: "kind"))
+  var prefer: Preference?
+
+  @Option(name: .long, help: ArgumentHelp("Paste exactly this type: an identifier, a MIME type or an extension.", valueName: "type"))
+  var type: String?
+
+  @Flag(help: "List the copy's types in order, one per line.")
+  var listTypes = false
+
+  @Option(help: ArgumentHelp("How long to wait for the owner, in seconds.", valueName: "seconds"))
+  var timeout: Double = 5
+
+  static func main() {
+    do {
+      let command = try parse(Array(CommandLine.arguments.dropFirst()))
+      try command.paste()
+    } catch let failure as CommandFailure {
+      reportError("pbpaste", failure.message)
+      Foundation.exit(failure.status.rawValue)
+    } catch {
+      exit(withError: error)
+    }
+  }
+
+  func paste() throws {
+    let request = PasteRequest(
+      pasteboard: pasteboard, preferences: try preferences(), timeout: .milliseconds(Int(timeout * 1000)))
+    if listTypes {
+      for type in try Paster.types(request) { print(type) }
+      return
+    }
+    try Paster.paste(request, to: 1)
+  }
+
+  private func preferences() throws -> [UTType] {
+    if let type { return [try TypeArgument.resolve(type)] }
+    let text: [UTType] = [.utf8PlainText, .plainText]
+    switch prefer {
+    case .rtf: return [.rtf] + text
+    case .ps: return [UTType("com.adobe.postscript") ?? UTType(mimeType: "application/postscript")!] + text
+    case .txt, .ascii, nil: return text
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import UniformTypeIdentifiers
+
+@Suite struct MIMEMagicTests {
+  static let hasDatabase = FileManager.default.fileExists(atPath: "/usr/share/mime/magic")
+
+  @Test(.enabled(if: hasDatabase, "needs /usr/share/mime/magic"), arguments: [
+    ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] as [UInt8], "public.png"),
+    (Array("%PDF-1.7\n".utf8), "com.adobe.pdf"),
+    ([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] as [UInt8], "public.jpeg"),
+    ([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0] as [UInt8], "org.gnu.gnu-zip-archive"),
+    (Array("GIF89a".utf8) + [1, 0, 1, 0], "com.compuserve.gif"),
+  ])
+  func magicNamesCommonFormats(bytes: [UInt8], identifier: String) {
+    #expect(UTType._sniffed(from: bytes)?.identifier == identifier)
+  }
+
+  @Test(.enabled(if: hasDatabase, "needs /usr/share/mime/magic"))
+  func randomBytesHaveNoMagic() {
+    #expect(MIMEMagic.mimeType(of: [0x00, 0x13, 0x37, 0x42, 0x99]) == nil)
+  }
+
+  @Test func nestedMatchNeedsParentAndChild() {
+    let child = MIMEMagic.Match(offset: 4, range: 1, value: Array("B".utf8), mask: nil, children: [])
+    let parent = MIMEMagic.Match(offset: 0, range: 1, value: Array("A".utf8), mask: nil, children: [child])
+    #expect(MIMEMagic.matches(parent, Array("A...B".utf8)))
+    #expect(!MIMEMagic.matches(parent, Array("A...C".utf8)))
+    #expect(!MIMEMagic.matches(parent, Array("X...B".utf8)))
+    let ranged = MIMEMagic.Match(offset: 0, range: 8, value: Array("hi".utf8), mask: [0xDF, 0xDF], children: [])
+    #expect(MIMEMagic.matches(ranged, Array("....HI".utf8)))
+    #expect(!MIMEMagic.matches(ranged, Array("........hi".utf8)))
+  }
+}
