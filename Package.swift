@@ -68,6 +68,11 @@ let package = Package(
       path: "Benchmarks/UTTypeBenchmark"
     ),
     .executableTarget(
+      name: "ProfileCopy",
+      dependencies: ["FerryClient", "CoreTransferable", "UniformTypeIdentifiers"],
+      path: "Examples/ProfileCopy"
+    ),
+    .executableTarget(
       name: "TransferableExample",
       dependencies: ["UniformTypeIdentifiers", "CoreTransferable"],
       path: "Examples/TransferableExample"

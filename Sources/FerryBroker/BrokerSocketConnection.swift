@@ -199,8 +199,8 @@ struct BrokerSocketConnection {
     return Pasteboard.Name(rawValue: name)
   }
 
-  /// The type a request names: a type identifier that a declaration names (or a `dyn.`
-  /// identifier), or a MIME type.
+  /// The type a request names: a type identifier (declared, `dyn.`, or any well-formed one,
+  /// taken as imported), or a MIME type.
   static func type(named name: String) throws(ProtocolFailure) -> UTType {
     if name.contains("/") {
       let essence = name.split(separator: ";", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces)
@@ -214,12 +214,22 @@ struct BrokerSocketConnection {
       }
       return type
     }
-    guard let type = UTType(name) else {
+    if let type = UTType(name) { return type }
+    // A well-formed identifier nobody declared yet is a program's own type (a Swift program
+    // copying its `Transferable`): accept it as an imported type, which a declaration
+    // registered later refines.
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    let wellFormed =
+      parts.count >= 2 && name.count <= 255
+      && parts.allSatisfy { part in
+        !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+      }
+    guard wellFormed else {
       throw .refusal(
         .unknownType,
-        "unknown type \(name): no declaration names it (register a declaration file, or give a MIME type)")
+        "unknown type \(name): not a type identifier (reverse-DNS, like com.example.profile) or a MIME type")
     }
-    return type
+    return UTType(importedAs: name)
   }
 
   /// A pasteboard's state; the types of a concealed item are listed, its bytes never.
