@@ -1,0 +1,77 @@
+import Foundation
+import UniformTypeIdentifiers
+
+extension ConverterRegistry {
+  /// Registers the types and conversions of a declaration file, so that a script can teach
+  /// pasteboards a type without Swift.
+  ///
+  /// The file is a type declaration file (JSON or property list, the keys of
+  /// `UTType.loadDeclarations(from:allowingExampleNamespace:)`) with a `FerryConversions`
+  /// array; docs/CONVERTERS.md describes it. Its type declarations are loaded first, through
+  /// `UTType.loadDeclarations`, so its conversions can name them. Each conversion entry becomes
+  /// a ``JSONFieldConverter`` or a ``CommandConverter`` registered after those already here;
+  /// an entry with a problem is left out and reported, and the others register.
+  ///
+  /// Registering the same file again (the same file, however the path is spelt) replaces the
+  /// converters it registered before, in their place, so an edited file takes effect.
+  ///
+  /// ```swift
+  /// let problems = try ConverterRegistry.shared.registerDeclarations(
+  ///   from: "/home/me/.config/ferry/profile.json")
+  /// problems.forEach { print("warning:", $0) }
+  /// // profile.json: FerryConversions[1] (com.example.profile → public.html): command:
+  /// //   cannot find the program 'render-profile' in PATH
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - path: The declaration file.
+  ///   - allowingExampleNamespace: Accept `com.example` type identifiers, for examples and
+  ///     tests.
+  /// - Returns: Every problem found, one per bad entry, each naming the file and the entry:
+  ///   the type declarations' diagnostics, then one per conversion entry left out. Empty when
+  ///   everything registered.
+  /// - Throws: ``PasteboardError/invalidConverterDeclaration(path:reason:)`` when the file
+  ///   cannot be read or parsed or has no `FerryConversions` array; nothing is declared or
+  ///   registered then.
+  @discardableResult
+  public func registerDeclarations(
+    from path: String, allowingExampleNamespace: Bool = false
+  ) throws -> [UTType.DeclarationDiagnostic] {
+    let file = try ConverterDeclarationFile(path: path)
+    var diagnostics: [UTType.DeclarationDiagnostic] = []
+    if file.declaresTypes {
+      diagnostics += UTType.loadDeclarations(
+        from: path, allowingExampleNamespace: allowingExampleNamespace)
+    }
+    let origin = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    var converters: [any PasteboardConverter] = []
+    for result in file.converters() {
+      switch result {
+      case .success(let converter):
+        converters.append(DeclaredConverter(file: origin, base: converter))
+      case .failure(let problem): diagnostics.append(problem)
+      }
+    }
+    replace(where: { ($0 as? DeclaredConverter)?.file == origin }, with: converters)
+    return diagnostics
+  }
+}
+
+/// A converter registered from a declaration file, remembering the file so that registering
+/// it again replaces it.
+struct DeclaredConverter: PasteboardConverter {
+  /// The file's canonical path.
+  let file: String
+  /// The ``JSONFieldConverter`` or ``CommandConverter`` doing the work.
+  let base: any PasteboardConverter
+
+  func outputs(from source: UTType) -> [UTType] {
+    base.outputs(from: source)
+  }
+
+  func convert(_ payload: PasteboardPayload, from source: UTType, to target: UTType)
+    async throws -> PasteboardPayload
+  {
+    try await base.convert(payload, from: source, to: target)
+  }
+}
