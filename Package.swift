@@ -46,7 +46,8 @@ let package = Package(
     .executableTarget(
       name: "ferry",
       dependencies: [
-        "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient",
+        "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "X11Selections",
+        "Pasteboard",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -102,6 +103,7 @@ let package = Package(
       name: "FerryBrokerTests",
       dependencies: [
         "FerryBroker", "FerryClient", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
+        "pbcopy", "pbpaste", "ferry",
       ]
     ),
     .testTarget(

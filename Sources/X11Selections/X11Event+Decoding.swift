@@ -51,14 +51,15 @@ extension X11Event {
       let pointer = Pointer(
         window: XWindow(rawValue: UInt(button.window)), rootX: Int(button.x_root), rootY: Int(button.y_root),
         x: Int(button.x), y: Int(button.y), button: Int(button.button),
-        time: XTimestamp(rawValue: UInt(button.time)))
+        time: XTimestamp(rawValue: UInt(button.time)), state: button.state)
       self = type == ButtonPress ? .buttonPress(pointer) : .buttonRelease(pointer)
     case MotionNotify:
       let motion = event.xmotion
       self = .motion(
         Pointer(
           window: XWindow(rawValue: UInt(motion.window)), rootX: Int(motion.x_root), rootY: Int(motion.y_root),
-          x: Int(motion.x), y: Int(motion.y), button: 0, time: XTimestamp(rawValue: UInt(motion.time))))
+          x: Int(motion.x), y: Int(motion.y), button: 0, time: XTimestamp(rawValue: UInt(motion.time)),
+          state: motion.state))
     case KeyPress:
       let key = event.xkey
       self = .keyPress(

@@ -45,6 +45,8 @@ enum X11Event: Sendable {
     var y: Int
     var button: Int
     var time: XTimestamp
+    /// The modifier keys and buttons held (`ShiftMask`, `ControlMask`, `Button1Mask`, …).
+    var state: UInt32 = 0
   }
 
   case selectionRequest(SelectionRequest)

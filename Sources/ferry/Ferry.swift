@@ -15,6 +15,8 @@ struct Ferry: ParsableCommand {
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
       StatusCommand.self, RegisterCommand.self, TypeCommand.self, DaemonCommand.self,
+      DragCommand.self,
+      DropCommand.self,
     ])
 
   static func main() {

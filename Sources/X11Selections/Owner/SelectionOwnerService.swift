@@ -268,7 +268,8 @@ final class SelectionOwnerService {
     guard let transfer = transfers.removeValue(forKey: key) else { return }
     session.cancelTimer(transfer.timer)
     transfer.source.close()
-    if !transfers.keys.contains(where: { $0.requestor == key.requestor }) {
+    // Our own window (a read of our own selection) keeps the mask the reader needs.
+    if key.requestor != session.window, !transfers.keys.contains(where: { $0.requestor == key.requestor }) {
       connection.selectInput(key.requestor, mask: 0)
     }
     connection.flush()

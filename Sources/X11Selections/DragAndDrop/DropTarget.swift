@@ -1,0 +1,273 @@
+import Foundation
+import Pasteboard
+import UniformTypeIdentifiers
+
+/// A window that takes XDND 5 drops: the Xlib side of ``DropTargetSession``. Lives on the X
+/// thread; reports through an `AsyncStream`.
+///
+/// On a drop it converts every offered type it can keep, in the source's order, with the
+/// session's reader (INCR and deadlines included), makes a ``PasteboardItem`` of what came,
+/// writes it to the pasteboard it was given, and then sends `XdndFinished`.
+final class DropTarget {
+  /// How long the source may take for each step of each conversion.
+  static let conversionStepTimeout: Duration = .seconds(5)
+  /// The most one dropped type may hold in memory.
+  static let byteLimit = 256 << 20
+
+  unowned let session: X11Session
+  let view: SimpleWindow
+  private var machine: DropTargetSession
+  private let vocabulary: XdndVocabulary
+  private let continuation: AsyncStream<DropEvent>.Continuation
+  private let pasteboard: Pasteboard?
+  private var handlerID: UUID?
+  private var dropCount = 0
+
+  static let introduction = [
+    SimpleWindow.Line(text: "Drop files or text here."),
+    SimpleWindow.Line(text: "Each drop goes to the drag pasteboard."),
+  ]
+
+  init(
+    session: X11Session, geometry: WindowGeometry?, title: String, pasteboard: Pasteboard?,
+    continuation: AsyncStream<DropEvent>.Continuation
+  ) {
+    self.session = session
+    self.pasteboard = pasteboard
+    self.continuation = continuation
+    let atoms = session.connection.atoms
+    vocabulary = XdndVocabulary(atoms)
+    let ignored = session.connection.atoms(["XdndDirectSave0", "application/x-rootwindow-drop"])
+    machine = DropTargetSession(ignoredTypes: atoms.metaTargets.union(ignored))
+    view = SimpleWindow(
+      session: session, geometry: geometry, title: title,
+      lines: Self.introduction + [SimpleWindow.Line(text: "Nothing dropped yet.")])
+    // XdndAware holds the version as a number, though its type is ATOM.
+    session.connection.setProperty(of: view.window, atoms.xdndAware, type: .atom, values: [UInt(5)])
+    let id = UUID()
+    handlerID = id
+    session.eventHandlers[id] = { event in self.handle(event) }  // kept alive until close() removes it
+    view.show()
+  }
+
+  /// Removes the window and ends the stream.
+  func close() {
+    guard let handlerID else { return }
+    session.eventHandlers[handlerID] = nil
+    self.handlerID = nil
+    view.close()
+    continuation.yield(.closed)
+    continuation.finish()
+  }
+
+  // MARK: Events
+
+  private func handle(_ event: X11Event) -> Bool {
+    if view.handle(event) { return true }
+    if view.isCloseRequest(event) {
+      close()
+      return true
+    }
+    guard case .clientMessage(let message) = event, message.window == view.window,
+      let decoded = XdndMessage(type: message.type, data: message.data, vocabulary: vocabulary)
+    else { return false }
+    switch decoded {
+    case .enter(let source, let version, let more, let types):
+      perform(
+        machine.enter(source: source, version: version, moreThanThreeTypes: more, types: types))
+      if case .offered(let offer, _, _) = machine.state, offer.source == source {
+        let names = session.connection.names(offer.types).compactMap { $0 }
+        continuation.yield(.entered(source: source, types: names))
+      }
+    case .position(let source, let rootX, let rootY, _, let action):
+      let local = session.connection.translate(
+        x: rootX, y: rootY, from: session.connection.root, to: view.window)
+      let inside =
+        local.map { $0.x >= 0 && $0.y >= 0 && $0.x < view.width && $0.y < view.height } ?? false
+      perform(machine.position(source: source, inside: inside, requested: action))
+    case .leave(let source):
+      let wasOffered: Bool
+      if case .offered(let offer, _, _) = machine.state {
+        wasOffered = offer.source == source
+      } else {
+        wasOffered = false
+      }
+      perform(machine.leave(source: source))
+      if wasOffered { continuation.yield(.left(source: source)) }
+    case .drop(let source, let time):
+      perform(machine.drop(source: source, time: time))
+    case .status, .finished:
+      return false  // a source's business
+    }
+    return true
+  }
+
+  private func perform(_ actions: [DropTargetSession.Action]) {
+    let connection = session.connection
+    for action in actions {
+      switch action {
+      case .readTypeList(let source):
+        let list = connection.property(of: source, connection.atoms.xdndTypeList, delete: false)
+        _ = connection.takeErrors()  // a source that vanished has no list
+        machine.typeListRead((list?.values ?? []).map { XAtom(rawValue: $0) }, from: source)
+      case .sendStatus(let source, let accept, let action):
+        // The rectangle is the whole window: no need for news while the pointer stays inside.
+        let origin = connection.translate(x: 0, y: 0, from: view.window, to: connection.root)
+        let rectangle =
+          accept
+          ? XdndRectangle(
+            x: origin?.x ?? 0, y: origin?.y ?? 0, width: view.width, height: view.height) : .empty
+        send(
+          .status(
+            target: view.window, accept: accept, wantsPositionsInside: false, rectangle: rectangle,
+            action: action), to: source)
+      case .convert(let source, let types, let time, let action):
+        convert(types, from: source, time: time, action: action)
+      case .sendFinished(let source, let success, let action):
+        send(.finished(target: view.window, success: success, action: action), to: source)
+      }
+    }
+    connection.flush()
+  }
+
+  private func send(_ message: XdndMessage, to window: XWindow) {
+    let (type, data) = message.encoded(vocabulary)
+    session.connection.sendClientMessage(to: window, type: type, data: data)
+  }
+
+  // MARK: Drops
+
+  /// Reads `types` one after the other in a task, then finishes on the X thread.
+  private func convert(_ types: [XAtom], from source: XWindow, time: XTimestamp, action: DragAction)
+  {
+    let connection = session.connection
+    let named = zip(types, connection.names(types)).compactMap { atom, name in
+      name.map { Target(atom: atom, name: $0) }
+    }
+    let offered = connection.names(offeredTypes).compactMap { $0 }
+    let loop = session.loop
+    let selection = connection.atoms.xdndSelection
+    let compoundText = connection.atoms.compoundText
+    let finish = XThreadBound { (outcome: ReadOutcome) in
+      self.finishDrop(outcome, offered: offered, source: source, time: time, action: action)
+    }
+    Task.detached {
+      let outcome = await DropTarget.read(
+        named, selection: selection, compoundText: compoundText, loop: loop)
+      loop.submit { _ in finish.value(outcome) }
+    }
+  }
+
+  /// Converts `selection` to each target in turn; a timeout ends the reading (a source that
+  /// hangs on one type hangs on the rest).
+  /// An offered type to read.
+  struct Target: Sendable {
+    var atom: XAtom
+    var name: String
+  }
+
+  private static func read(
+    _ targets: [Target], selection: XAtom, compoundText: XAtom, loop: X11EventLoop
+  ) async -> ReadOutcome {
+    var received: [Drop.Received] = []
+    var failure: String?
+    for target in targets {
+      let (atom, name) = (target.atom, target.name)
+      guard let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil) else { continue }
+      let reply: SelectionData
+      do {
+        reply = try await loop.readSelection(
+          selection, target: atom, stepTimeout: conversionStepTimeout, byteLimit: byteLimit)
+      } catch {
+        failure = failure ?? "\(error)"
+        if case .timedOut = error as? X11Error { break }
+        continue
+      }
+      var data = reply.data
+      if reply.type == "COMPOUND_TEXT" {
+        let raw = data
+        let decoded = try? await loop.perform {
+          $0.connection.utf8Text(from: raw, encoding: compoundText)
+        }
+        data = decoded.flatMap { $0 } ?? data
+      }
+      received.append(Drop.Received(target: name, type: type, data: data))
+    }
+    return ReadOutcome(received: received, failure: failure)
+  }
+
+  /// What the conversions of a drop gave.
+  struct ReadOutcome: Sendable {
+    var received: [Drop.Received]
+    /// The first error, if any.
+    var failure: String?
+  }
+
+  private var offeredTypes: [XAtom] {
+    switch machine.state {
+    case .idle: []
+    case .offered(let offer, _, _), .converting(let offer, _, _): offer.types
+    }
+  }
+
+  private func finishDrop(
+    _ outcome: ReadOutcome, offered: [String], source: XWindow, time: XTimestamp, action: DragAction
+  ) {
+    let received = outcome.received
+    perform(machine.conversionsFinished(success: !received.isEmpty))
+    guard !received.isEmpty else {
+      continuation.yield(
+        .failed(source: source, reason: outcome.failure ?? "the source offered nothing readable"))
+      view.setLines(
+        Self.introduction + [SimpleWindow.Line(text: "The last drop could not be read.")])
+      return
+    }
+    var seen = Set<UTType>()
+    let representations = received.filter { seen.insert($0.type).inserted }.map {
+      PasteboardRepresentation.data($0.data, type: $0.type)
+    }
+    let item = PasteboardItem(representations: representations)
+    _ = pasteboard?.write([item])
+    let drop = Drop(
+      source: source, offered: offered, received: received, action: action, time: time, item: item)
+    dropCount += 1
+    continuation.yield(.dropped(drop))
+    view.setLines(Self.introduction + Self.summary(of: drop, number: dropCount))
+  }
+
+  /// What the window shows about a drop: a count, then the URIs or the text.
+  static func summary(of drop: Drop, number: Int) -> [SimpleWindow.Line] {
+    var lines = [
+      SimpleWindow.Line(
+        text:
+          "Drop \(number): \(drop.received.count) of \(drop.offered.count) types (\(drop.action.rawValue)):"
+      )
+    ]
+    let shown =
+      drop.uris.isEmpty ? (drop.text ?? "").split(separator: "\n").map(String.init) : drop.uris
+    for line in shown.prefix(4) { lines.append(SimpleWindow.Line(text: "  " + line)) }
+    if shown.count > 4 {
+      lines.append(SimpleWindow.Line(text: "  ... and \(shown.count - 4) more"))
+    }
+    return lines
+  }
+}
+
+extension X11EventLoop {
+  /// Converts `selection` to `target` with the session's reader, following INCR.
+  func readSelection(_ selection: XAtom, target: XAtom, stepTimeout: Duration, byteLimit: Int?)
+    async throws
+    -> SelectionData
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      let once = Once(continuation)
+      onConnectionLost { once.resume(throwing: X11Error.connectionLost) }
+      submit { session in
+        session.reader.start(
+          selection: selection, target: target, sink: .memory, stepTimeout: stepTimeout,
+          byteLimit: byteLimit,
+          once: once)
+      }
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// A plain top-level window that shows lines of text with the server's default font: the
+/// face of `ferry drop` and `ferry drag`. Lives on the X thread.
+///
+/// Lines are drawn top to bottom, one row each; a boxed line is outlined (a draggable entry),
+/// a highlighted one twice as thick (the entry being dragged). The window redraws itself on
+/// `Expose` and keeps its size from `ConfigureNotify`.
+final class SimpleWindow {
+  /// One line of text.
+  struct Line: Equatable {
+    var text: String
+    var boxed = false
+    var highlighted = false
+  }
+
+  /// Rows of text in a window: where each line sits, and which line a point falls on.
+  struct Layout: Equatable {
+    var ascent: Int
+    var descent: Int
+    var characterWidth: Int
+    static let margin = 8
+
+    /// A row's height: the font's, plus room for a box and space between boxes.
+    var rowHeight: Int { ascent + descent + 12 }
+
+    /// The frame of row `index` in a window `width` wide.
+    func row(_ index: Int, width: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+      (Self.margin, Self.margin + index * rowHeight, max(width - 2 * Self.margin, 1), rowHeight - 4)
+    }
+
+    /// The row at window coordinates `(x, y)`, if any.
+    func row(at x: Int, _ y: Int, width: Int, count: Int) -> Int? {
+      guard x >= Self.margin, x < width - Self.margin, y >= Self.margin else { return nil }
+      let index = (y - Self.margin) / rowHeight
+      guard index < count, (y - Self.margin) % rowHeight < rowHeight - 4 else { return nil }
+      return index
+    }
+
+    /// The size that shows `lines` whole, within sensible bounds.
+    func preferredSize(for lines: [String], minimumWidth: Int = 320) -> (width: Int, height: Int) {
+      let longest = lines.map(\.count).max() ?? 0
+      let width = min(max(minimumWidth, longest * characterWidth + 2 * Self.margin + 12), 900)
+      return (width, max(lines.count, 1) * rowHeight + 2 * Self.margin)
+    }
+
+    /// `text` cut to the characters that fit in `width`, keeping the end (a file's name) and
+    /// marking the cut with "...", in Latin-1 (other characters become "?").
+    func fitted(_ text: String, width: Int) -> [UInt8] {
+      let capacity = max((width - 12) / characterWidth, 4)
+      var scalars = Array(text.unicodeScalars)
+      if scalars.count > capacity {
+        scalars = Array("...".unicodeScalars) + scalars.suffix(capacity - 3)
+      }
+      return scalars.map { $0.value < 256 && $0.value >= 32 ? UInt8($0.value) : UInt8(ascii: "?") }
+    }
+  }
+
+  unowned let session: X11Session
+  let window: XWindow
+  let layout: Layout
+  private(set) var width: Int
+  private(set) var height: Int
+  private(set) var lines: [Line]
+
+  /// Creates and maps a top-level window.
+  ///
+  /// - Parameters:
+  ///   - geometry: The user's geometry; what is missing comes from the lines' size.
+  ///   - title: `WM_NAME` and `_NET_WM_NAME`.
+  ///   - lines: What it shows first.
+  ///   - eventMask: Events to select beyond exposure and structure.
+  init(
+    session: X11Session, geometry: WindowGeometry?, title: String, lines: [Line], eventMask: Int = 0
+  ) {
+    self.session = session
+    let connection = session.connection
+    let metrics = connection.defaultFontMetrics()
+    layout = Layout(ascent: metrics.ascent, descent: metrics.descent, characterWidth: metrics.width)
+    self.lines = lines
+    let preferred = layout.preferredSize(for: lines.map(\.text))
+    let frame = (geometry ?? WindowGeometry()).frame(
+      defaultSize: preferred, screen: connection.screenSize)
+    (width, height) = (frame.width, frame.height)
+    let exposureAndStructure = (1 << 15) | (1 << 17)  // ExposureMask | StructureNotifyMask
+    window = connection.createTopLevelWindow(
+      x: frame.x, y: frame.y, width: frame.width, height: frame.height,
+      eventMask: exposureAndStructure | eventMask)
+    connection.describeTopLevelWindow(
+      window, title: title, className: "ferry", x: frame.x, y: frame.y, width: frame.width,
+      height: frame.height,
+      userPlaced: geometry?.hasPosition ?? false)
+  }
+
+  /// Maps the window.
+  func show() {
+    session.connection.mapWindow(window)
+    session.connection.flush()
+  }
+
+  /// Replaces the lines and redraws.
+  func setLines(_ lines: [Line]) {
+    guard lines != self.lines else { return }
+    self.lines = lines
+    redraw()
+  }
+
+  /// Draws every line.
+  func redraw() {
+    let connection = session.connection
+    connection.clearWindow(window)
+    for (index, line) in lines.enumerated() {
+      let row = layout.row(index, width: width)
+      if line.boxed {
+        connection.drawRectangle(
+          window, x: row.x, y: row.y, width: row.width, height: row.height,
+          thickness: line.highlighted ? 3 : 1)
+      }
+      let baseline = row.y + (row.height - layout.ascent - layout.descent) / 2 + layout.ascent
+      connection.drawString(
+        window, x: row.x + 6, y: baseline, latin1: layout.fitted(line.text, width: row.width))
+    }
+    connection.flush()
+  }
+
+  /// The line at window coordinates `(x, y)`, if any.
+  func line(at x: Int, _ y: Int) -> Int? {
+    layout.row(at: x, y, width: width, count: lines.count)
+  }
+
+  /// Handles this window's exposure and size changes; `true` when the event was one.
+  func handle(_ event: X11Event) -> Bool {
+    switch event {
+    case .expose(let window, let count) where window == self.window:
+      if count == 0 { redraw() }
+      return true
+    case .configure(let window, let width, let height) where window == self.window:
+      (self.width, self.height) = (width, height)
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Whether `event` is the window manager asking to close this window.
+  func isCloseRequest(_ event: X11Event) -> Bool {
+    guard case .clientMessage(let message) = event, message.window == window,
+      message.type == session.connection.atoms.wmProtocols
+    else { return false }
+    return UInt(UInt32(truncatingIfNeeded: message.data[0]))
+      == session.connection.atoms.wmDeleteWindow.rawValue
+  }
+
+  /// Destroys the window.
+  func close() {
+    session.connection.destroyWindow(window)
+    session.connection.flush()
+  }
+}
