@@ -33,6 +33,7 @@ public enum DetachedSelectionServer {
     guard pipe(&data) == 0, pipe(&status) == 0 else {
       throw CommandFailure("cannot start the selection server: \(String(cString: strerror(errno)))", status: .io)
     }
+    closeOnExec()
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -83,6 +84,17 @@ public enum DetachedSelectionServer {
     case nil: throw CommandFailure("the selection server did not start in time", status: .timeout)
     case let message?:
       throw CommandFailure(message, status: message.contains("display") ? .noDisplayNoBroker : .io)
+    }
+  }
+
+  /// Marks every descriptor above standard error close-on-exec, so the long-lived server
+  /// inherits none of the caller's: a terminal's or a test harness's descriptor held by the
+  /// server would make whoever waits on it wait until the selection changes hands.
+  private static func closeOnExec() {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+      guard let descriptor = Int32(name), descriptor > 2 else { continue }
+      let flags = fcntl(descriptor, F_GETFD)
+      if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
     }
   }
 

@@ -195,6 +195,8 @@ final class SelectionOwnerService {
           let converted = text.flatMap { session.connection.compoundText(fromUTF8: $0) }
           completion.value(session.owner, converted.map { ChunkSource.data($0) })
         }
+      case .fixed(let bytes):
+        loop.submit { session in completion.value(session.owner, .data(bytes)) }
       }
     }
   }

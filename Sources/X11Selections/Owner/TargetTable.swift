@@ -1,3 +1,4 @@
+import Foundation
 import Pasteboard
 import UniformTypeIdentifiers
 
@@ -17,6 +18,8 @@ struct TargetTable: Sendable {
       case type(UTType)
       /// UTF-8 text, converted to compound text by Xlib.
       case compoundText
+      /// Fixed bytes: the password-manager hint of a concealed item.
+      case fixed(Data)
     }
 
     /// The target's atom name.
@@ -41,6 +44,12 @@ struct TargetTable: Sendable {
     if let index = table.entries.firstIndex(where: { $0.name == "text/plain" && $0.source == .type(.utf8PlainText) }) {
       let ascii = (try? await item.data(for: .utf8PlainText))?.allSatisfy { $0 < 0x80 } ?? false
       if !ascii { table.entries.remove(at: index) }
+    }
+    // A concealed item tells X clipboard managers (Klipper, CopyQ) to keep it out of history,
+    // in KDE's words, even when nobody stored the hint.
+    if item.options.contains(.concealed), !table.entries.contains(where: { $0.name == "x-kde-passwordManagerHint" }) {
+      table.entries.append(
+        Entry(name: "x-kde-passwordManagerHint", source: .fixed(Data("secret".utf8)), replyType: "x-kde-passwordManagerHint"))
     }
     return table
   }

@@ -1,0 +1,206 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `pbcopy`, `pbpaste`, `ferry` and the broker against real peers on a private Xvfb: xclip,
+/// xsel, a GTK 3 and a Tk program. One suite, run in order: every test uses CLIPBOARD.
+@Suite(.serialized) struct CommandLineInteropTests {
+  let xvfb: XvfbServer
+
+  init() throws {
+    xvfb = try XvfbServer.shared()
+  }
+
+  /// Takes CLIPBOARD away from whoever holds it (a detached pbcopy server exits then).
+  func resetClipboard(_ fixture: BrokerFixture) async throws {
+    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("reset".utf8))
+    _ = await Deadline.wait(for: .seconds(5)) {
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "reset"
+    }
+    _ = try await offPool { xclip.kill() }
+  }
+
+  @Test func pbcopyServesXclipXselGTKAndTkWithoutABroker() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: false)
+    let text = "héllo wörld"
+    let copy = try await fixture.run(["pbcopy"], input: Data(text.utf8))
+    #expect(copy.status == 0, "\(copy.stderrText)")
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == text)
+    #expect(try await fixture.run(["xsel", "-o", "-b"]).stdoutText == text)
+    let gtk = try await fixture.run(try ScriptPeers.gtk(["read", "UTF8_STRING"]))
+    #expect(gtk.stdoutText.contains("text=\(hex(text))"), "\(gtk.stdoutText) \(gtk.stderrText)")
+    let tk = try await fixture.run(try ScriptPeers.tk(["read", "UTF8_STRING"]))
+    #expect(tk.stdoutText.contains("UTF8_STRING -> text=\(hex(text))"), "\(tk.stdoutText) \(tk.stderrText)")
+    try await resetClipboard(fixture)
+  }
+
+  @Test func pbcopyReturnsAtOnceInsideCommandSubstitution() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: false)
+    let pbcopy = try Tools.path("pbcopy")
+    let clock = ContinuousClock()
+    let start = clock.now
+    // If pbcopy's background server kept the pipe of $(…) open, the shell would wait for it.
+    let shell = try await fixture.run(["/bin/sh", "-c", "x=$(printf hi | \(pbcopy)); echo \"done:$x\""], timeout: .seconds(20))
+    #expect(shell.stdoutText == "done:\n")
+    #expect(clock.now - start < .seconds(5))
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "hi")
+    try await resetClipboard(fixture)
+  }
+
+  @Test func pbpasteReadsXclipAndGTKOwnersWithoutABroker() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: false)
+    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("from xclip".utf8))
+    let fromXclip = await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["pbpaste"]).stdoutText) == "from xclip"
+    }
+    #expect(fromXclip)
+    _ = try await offPool { xclip.kill() }
+
+    let gtk = try fixture.start(try ScriptPeers.gtk(["own", "from gtk ünïcode", "UTF8_STRING", "text/html"]))
+    #expect(await waitForOutput(gtk, "ready"))
+    let paste = try await fixture.run(["pbpaste"])
+    #expect(paste.status == 0)
+    #expect(paste.stdoutText == "from gtk ünïcode")
+    let html = try await fixture.run(["pbpaste", "--type", "text/html"])
+    #expect(html.stdoutText == "from gtk ünïcode")
+    let types = try await fixture.run(["pbpaste", "--list-types"])
+    #expect(types.stdoutText.split(separator: "\n").prefix(2) == ["public.utf8-plain-text", "public.html"])
+    _ = try await offPool { gtk.kill() }
+  }
+
+  @Test func multiFormatCopyIsServedToEveryPeerInOrder() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: true)
+    let html = fixture.runtime.appendingPathComponent("page.html")
+    let plain = fixture.runtime.appendingPathComponent("page.txt")
+    try Data("<b>bold</b>".utf8).write(to: html)
+    try Data("bold".utf8).write(to: plain)
+    let copy = try await fixture.run(["ferry", "copy", "--type", "text/html", html.path, "--type", "text", plain.path])
+    #expect(copy.status == 0, "\(copy.stderrText)")
+    let ready = await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText.hasPrefix("text/html\n")) ?? false
+    }
+    #expect(ready)
+    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
+      .split(separator: "\n").map(String.init)
+    #expect(targets.first == "text/html")
+    #expect(targets.firstIndex(of: "UTF8_STRING").map { $0 > 0 } == true)
+    #expect(Array(targets.suffix(4)) == ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"])
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "text/html"]).stdoutText == "<b>bold</b>")
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "bold")
+    #expect(try await fixture.run(["xsel", "-o", "-b"]).stdoutText == "bold")
+    let gtk = try await fixture.run(try ScriptPeers.gtk(["read", "text/html", "UTF8_STRING"]))
+    #expect(gtk.stdoutText.contains("targets: text/html"), "\(gtk.stdoutText)")
+    #expect(gtk.stdoutText.contains("text/html -> type=text/html"), "\(gtk.stdoutText)")
+    #expect(gtk.stdoutText.contains("text=\(hex("bold"))"), "\(gtk.stdoutText)")
+    let tk = try await fixture.run(try ScriptPeers.tk(["read", "UTF8_STRING"]))
+    #expect(tk.stdoutText.contains("UTF8_STRING -> text=\(hex("bold"))"), "\(tk.stdoutText)")
+    #expect(try await fixture.run(["pbpaste", "--type", "html"]).stdoutText == "<b>bold</b>")
+    try await fixture.stop()
+  }
+
+  @Test func gtkStoreIsSavedWithoutWaitingAndSurvivesTheApplication() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: true)
+    let script = fixture.runtime.appendingPathComponent("gtk_store.py")
+    try Data(
+      """
+      import gi, time
+      gi.require_version('Gtk', '3.0'); gi.require_version('Gdk', '3.0')
+      from gi.repository import Gtk, Gdk
+      clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
+      clipboard.set_text('kept after gtk exits', -1)
+      clipboard.set_can_store(None)
+      start = time.monotonic(); clipboard.store()
+      print('stored in %.3f' % (time.monotonic() - start), flush=True)
+
+      """.utf8
+    ).write(to: script)
+    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+    let store = try await fixture.run([python, script.path], timeout: .seconds(30))
+    #expect(store.status == 0, "\(store.stderrText)")
+    let seconds = Double(store.stdoutText.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99
+    #expect(seconds < 2, "GTK waited \(seconds) s for the manager (it gives up after 10)")
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "kept after gtk exits")
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == "kept after gtk exits")
+    try await fixture.stop()
+  }
+
+  @Test func contentOfAnXclipKilledWithSIGKILLStaysPasteable() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: true)
+    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("outlives xclip".utf8))
+    let mirrored = await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["pbpaste"]).stdoutText) == "outlives xclip"
+    }
+    #expect(mirrored, "the broker copied what xclip offered")
+    _ = try await offPool { xclip.kill(signal: SIGKILL) }
+    let served = await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "outlives xclip"
+    }
+    #expect(served, "after xclip died, the broker serves its copy")
+    try await fixture.stop()
+  }
+
+  @Test func concealedContentNeverReachesWatchOutputOrDisk() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: true)
+    let watch = try fixture.start(["ferry", "watch", "--json"])
+    try await Task.sleep(for: .milliseconds(300))
+    let secret = "hunter2-\(UUID().uuidString)"
+    let copy = try await fixture.run(["pbcopy", "--sensitive"], input: Data(secret.utf8))
+    #expect(copy.status == 0)
+    #expect(await waitForOutput(watch, "\"concealed\":true"))
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == secret, "concealed content is still served")
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == secret)
+    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
+    #expect(targets.contains("x-kde-passwordManagerHint"))
+    let watched = try await offPool { watch.kill() }
+    #expect(!watched.stdoutText.contains(secret))
+    let log = try await fixture.stop()
+    #expect(!log.contains(secret))
+    let grep = try await fixture.run(["grep", "-r", "-l", secret, fixture.runtime.path])
+    #expect(grep.stdoutText.isEmpty, "files holding the secret: \(grep.stdoutText)")
+  }
+
+  @Test func headlessBrokerRoundTripsWithoutADisplay() async throws {
+    let fixture = try await BrokerFixture(display: nil, start: true)
+    let copy = try await fixture.run(["pbcopy"], input: Data("no display here".utf8))
+    #expect(copy.status == 0, "\(copy.stderrText)")
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == "no display here")
+    let status = try await fixture.run(["ferry", "status"])
+    #expect(status.stdoutText.contains("headless"))
+    let log = try await fixture.stop()
+    #expect(log.contains("headless"))
+  }
+
+  @Test func failuresAreOneLineWithDistinctExitStatuses() async throws {
+    let none = try await BrokerFixture(display: nil, start: false)
+    let noDisplay = try await none.run(["pbpaste"])
+    #expect(noDisplay.status == 3)
+    #expect(noDisplay.stderrText.split(separator: "\n").count == 1)
+    let empty = try await none.run(["pbcopy"], input: Data())
+    #expect(empty.status == 1)
+    #expect(empty.stderrText.hasPrefix("pbcopy: nothing to copy"))
+    let badType = try await none.run(["pbcopy", "--type", "no.such.type"], input: Data("x".utf8))
+    #expect(badType.status == 2)
+    #expect(badType.stderrText.contains("no.such.type"))
+    let notUTF8 = try await none.run(["pbcopy", "--type", "text"], input: Data([0xFF, 0xFE, 0x00]))
+    #expect(notUTF8.status == 5)
+    let badBoard = try await none.run(["pbpaste", "-pboard", "no good!"])
+    #expect(badBoard.status == 2)
+
+    let fixture = try await BrokerFixture(display: nil, start: true)
+    _ = try await fixture.run(["pbcopy"], input: Data("keep me".utf8))
+    let emptyAgain = try await fixture.run(["pbcopy"], input: Data())
+    #expect(emptyAgain.status == 1)
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == "keep me", "a failed copy leaves the previous item")
+    let missing = try await fixture.run(["pbpaste", "--type", "png"])
+    #expect(missing.status == 1)
+    #expect(missing.stderrText.contains("public.png"))
+    let second = try await fixture.run(["ferry", "daemon"])
+    #expect(second.status == 0)
+    #expect(second.stderrText.contains("already running"))
+    try await fixture.stop()
+  }
+}
