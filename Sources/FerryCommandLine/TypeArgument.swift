@@ -10,8 +10,9 @@ import UniformTypeIdentifiers
 /// try TypeArgument.resolve("text")         // public.utf8-plain-text
 /// ```
 ///
-/// An identifier must be declared (or be a `dyn.` identifier); a bare word must be an
-/// extension some type declares, so a typo is an error, not a new dynamic type. A MIME type is
+/// An identifier must be well formed (`com.example.profile`; declared or not — a program's
+/// own types are known to the broker or the X owner); a bare word must be an extension some
+/// type declares, so a typo is an error, not a new dynamic type. A MIME type is
 /// accepted even when nothing declares it: MIME types are open-ended.
 public enum TypeArgument {
   /// Words people use for text.
@@ -35,8 +36,11 @@ public enum TypeArgument {
       return try declaredExtension(String(text.dropFirst()), original: text)
     }
     if text.contains(".") {
-      guard let type = UTType(text) else { throw unknown(text) }
-      return type
+      if let type = UTType(text) { return type }
+      // A program's own type (com.example.profile) need not be declared here: the broker or
+      // the X owner knows it. Only well-formed identifiers pass.
+      guard isWellFormedIdentifier(text) else { throw unknown(text) }
+      return UTType(importedAs: text)
     }
     if let target = UTType(tag: text, tagClass: .x11Target, conformingTo: nil), !target.isDynamic,
       text.uppercased() == text
@@ -44,6 +48,14 @@ public enum TypeArgument {
       return target
     }
     return try declaredExtension(text, original: text)
+  }
+
+  private static func isWellFormedIdentifier(_ text: String) -> Bool {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count >= 2
+      && parts.allSatisfy { part in
+        !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+      }
   }
 
   private static func declaredExtension(_ ext: String, original: String) throws -> UTType {
