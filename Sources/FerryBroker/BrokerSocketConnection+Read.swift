@@ -38,20 +38,22 @@ extension BrokerSocketConnection {
       }
     }
     guard let choice else { throw Self.notAvailable(wanted, offered: board.types, in: board) }
-    let payload: PasteboardPayload
+    let source: PayloadSource
     do {
-      payload = try await choice.item.payload(for: choice.requested)
+      source = try await PayloadSource.open(
+        try await choice.item.payload(for: choice.requested),
+        threadPool: context.configuration.threadPool)
     } catch let error as PasteboardError {
       throw ProtocolFailure(error)
     }
     try await send(
       .response,
       ReadResponse(type: choice.served.identifier, requested: choice.requested.identifier))
-    let sent = try await stream(payload)
+    let sent = try await stream(source)
     if choice.item.options.contains(.concealed) {
-      logger.info("served a concealed item", metadata: ["pasteboard": "\(board.name.rawValue)", "bytes": "\(sent)"])
+      logger.debug("served a concealed item", metadata: ["pasteboard": "\(board.name.rawValue)", "bytes": "\(sent)"])
     } else {
-      logger.info(
+      logger.debug(
         "served",
         metadata: ["pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
                    "bytes": "\(sent)"])
@@ -63,9 +65,9 @@ extension BrokerSocketConnection {
   /// - Returns: The number of bytes sent.
   /// - Throws: A closing ``ProtocolFailure`` when reading a file fails midway: the client gets
   ///   an ERROR frame in place of END.
-  func stream(_ payload: PasteboardPayload) async throws -> Int {
+  func stream(_ source: PayloadSource) async throws -> Int {
     var sent = 0
-    switch payload {
+    switch source {
     case .data(let data):
       var offset = data.startIndex
       while offset < data.endIndex {
@@ -74,14 +76,8 @@ extension BrokerSocketConnection {
         sent += end - offset
         offset = end
       }
-    case .file(let url):
+    case .file(let reader):
       let pool = context.configuration.threadPool
-      let reader: FileChunkReader
-      do {
-        reader = try await pool.runIfActive { try FileChunkReader(path: url.path) }
-      } catch {
-        throw ProtocolFailure.refusal(.internal, "\(error)")
-      }
       while true {
         let chunk: ByteBuffer?
         do {
@@ -153,6 +149,30 @@ extension BrokerSocketConnection {
       }
       sink.finish()
       group.cancelAll()
+    }
+  }
+}
+
+/// Where the bytes of a read come from: memory, or a file opened before the answer is sent
+/// (so that a file that cannot be opened is a clean refusal, not a broken stream).
+enum PayloadSource {
+  case data(Data)
+  case file(FileChunkReader)
+
+  static func open(_ payload: PasteboardPayload, threadPool: NIOThreadPool) async throws
+    -> PayloadSource
+  {
+    switch payload {
+    case .data(let data):
+      return .data(data)
+    case .file(let url):
+      do {
+        return .file(try await threadPool.runIfActive { try FileChunkReader(path: url.path) })
+      } catch let failure as ProtocolFailure {
+        throw failure
+      } catch {
+        throw ProtocolFailure.refusal(.internal, "\(error)")
+      }
     }
   }
 }

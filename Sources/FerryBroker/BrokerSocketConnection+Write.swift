@@ -61,12 +61,12 @@ extension BrokerSocketConnection {
       converters: board.converters)
     let count = board.write([item])
     if item.options.contains(.concealed) {
-      logger.info(
+      logger.debug(
         "wrote a concealed item",
         metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
                    "bytes": "\(sizes.reduce(0, +))"])
     } else {
-      logger.info(
+      logger.debug(
         "wrote an item",
         metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
                    "types": "\(plan.types.map(\.identifier))", "bytes": "\(sizes)"])

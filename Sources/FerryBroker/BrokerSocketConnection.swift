@@ -19,13 +19,20 @@ struct BrokerSocketConnection {
   var logger: Logger
 
   /// Serves a connection to its end, then closes it.
-  static func serve(
-    _ connection: NIOAsyncChannel<Frame, ByteBuffer>, peer: PeerCredentials?,
-    context: BrokerSocketContext
-  ) async {
+  static func serve(_ channel: any Channel, peer: PeerCredentials?, context: BrokerSocketContext)
+    async
+  {
     var logger = context.logger
     logger[metadataKey: "connection"] = "\(context.nextConnectionID())"
     if let peer { logger[metadataKey: "peer"] = "\(peer)" }
+    let connection: NIOAsyncChannel<Frame, ByteBuffer>
+    do {
+      connection = try await wrap(channel)
+    } catch {
+      logger.debug("connection lost before it was served", metadata: ["error": "\(error)"])
+      channel.close(promise: nil)
+      return
+    }
     do {
       try await connection.executeThenClose { inbound, outbound in
         var session = BrokerSocketConnection(
@@ -36,6 +43,19 @@ struct BrokerSocketConnection {
     } catch {
       logger.debug("connection closed with an error", metadata: ["error": "\(error)"])
     }
+  }
+
+  /// Puts the frame decoder and the async wrapper on an accepted channel, then lets it read.
+  static func wrap(_ channel: any Channel) async throws -> NIOAsyncChannel<Frame, ByteBuffer> {
+    try await channel.eventLoop.submit {
+      try channel.pipeline.syncOperations.addHandler(
+        ByteToMessageHandler(BrokerSocketFrameDecoder()))
+      let connection = try NIOAsyncChannel<Frame, ByteBuffer>(
+        wrappingChannelSynchronously: channel,
+        configuration: .init(backPressureStrategy: .init(lowWatermark: 1, highWatermark: 2)))
+      try channel.syncOptions?.setOption(.autoRead, value: true)
+      return connection
+    }.get()
   }
 
   /// The connection's life: admission, hello, requests.
@@ -132,7 +152,7 @@ struct BrokerSocketConnection {
   private func clear(_ request: ClearRequest) async throws {
     let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
     let count = board.clearContents()
-    logger.info("cleared", metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)"])
+    logger.debug("cleared", metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)"])
     try await send(.response, ChangeCountResponse(changeCount: count))
   }
 

@@ -80,8 +80,13 @@ public final class BrokerSocketServer: Sendable {
   }
 
   /// A connection as accepted: the peer's credentials (`nil` when they could not be read)
-  /// and the channel.
-  typealias Accepted = (peer: PeerCredentials?, channel: NIOAsyncChannel<Frame, ByteBuffer>)
+  /// and the channel, not reading yet.
+  ///
+  /// The channel is wrapped in its `NIOAsyncChannel` by the task that serves it, not in the
+  /// child initializer: NIO drops initializer results that arrive as the listener closes,
+  /// and a dropped `NIOAsyncChannel` traps. Reading starts only once the wrapper is in place
+  /// (`autoRead` is off until then), so no byte is lost.
+  typealias Accepted = (peer: PeerCredentials?, channel: any Channel)
 
   /// The socket's path.
   public var path: String { context.configuration.location.path }
@@ -116,23 +121,17 @@ public final class BrokerSocketServer: Sendable {
     let spool = try SpoolDirectory(parent: configuration.spoolParent)
     let context = BrokerSocketContext(configuration: configuration, spool: spool)
 
-    let listener = try await ServerBootstrap(group: configuration.eventLoopGroup)
+    let listener: NIOAsyncChannel<Accepted, Never> = try await ServerBootstrap(
+      group: configuration.eventLoopGroup)
       .serverChannelOption(.backlog, value: 128)
       .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(
         minimum: 1024, initial: 64 << 10, maximum: 1 << 20))
-      .childChannelOption(.writeBufferWaterMark, value: .init(low: 512 << 10, high: 2 << 20))
+      .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+      .childChannelOption(.autoRead, value: false)
       .bind(unixDomainSocketPath: location.path, cleanupExistingSocketFile: false) { channel in
         PeerCredentials.of(channel)
-          .map { Optional($0) }
-          .recover { _ in nil }
-          .flatMapThrowing { peer -> Accepted in
-            try channel.pipeline.syncOperations.addHandler(
-              ByteToMessageHandler(BrokerSocketFrameDecoder()))
-            let connection = try NIOAsyncChannel<Frame, ByteBuffer>(
-              wrappingChannelSynchronously: channel,
-              configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 4)))
-            return (peer, connection)
-          }
+          .map { peer -> Accepted in (peer: peer, channel: channel) }
+          .recover { _ -> Accepted in (peer: nil, channel: channel) }
       }
     guard chmod(location.path, 0o600) == 0 else {
       let reason = String(cString: strerror(errno))
@@ -148,7 +147,8 @@ public final class BrokerSocketServer: Sendable {
   }
 
   /// Accepts and serves connections until the task is cancelled or ``close()`` is called,
-  /// then removes the socket file. Call it once.
+  /// then ends the connections it serves (a watch never ends by itself), waits for them and
+  /// removes the socket file. Call it once.
   public func serve() async throws {
     let first = served.withLock { served in
       defer { served = true }
@@ -156,24 +156,37 @@ public final class BrokerSocketServer: Sendable {
     }
     precondition(first, "serve() runs once")
     defer { removeSocketFile() }
+    let listener = self.listener
     let context = self.context
-    try await listener.executeThenClose { inbound in
-      try await withThrowingDiscardingTaskGroup { group in
-        for try await accepted in inbound {
-          context.openConnections.add(1, ordering: .relaxed)
-          group.addTask {
-            await BrokerSocketConnection.serve(accepted.channel, peer: accepted.peer, context: context)
-            context.openConnections.subtract(1, ordering: .relaxed)
+    // The accept loop runs in a task of its own, which cancelling `serve()` does not cancel:
+    // it stops when the listener closes, after taking every connection already accepted —
+    // an accepted connection left unserved would be dropped without being closed.
+    let accepting = Task {
+      try await listener.executeThenClose { inbound in
+        try await withThrowingDiscardingTaskGroup { group in
+          for try await accepted in inbound {
+            context.openConnections.add(1, ordering: .relaxed)
+            group.addTask {
+              await BrokerSocketConnection.serve(
+                accepted.channel, peer: accepted.peer, context: context)
+              context.openConnections.subtract(1, ordering: .relaxed)
+            }
           }
+          group.cancelAll()
         }
       }
+    }
+    try await withTaskCancellationHandler {
+      try await accepting.value
+    } onCancel: {
+      listener.channel.close(promise: nil)
     }
   }
 
   /// The number of connections being served.
   package var openConnectionCount: Int { context.openConnections.load(ordering: .relaxed) }
 
-  /// Stops accepting connections; ``serve()`` returns once the connections it serves end.
+  /// Stops accepting connections and ends those being served; ``serve()`` then returns.
   public func close() async {
     try? await listener.channel.close()
   }

@@ -53,6 +53,9 @@ public final class BrokerClient {
       try location.checkDirectory()
     } catch .missing {
       throw BrokerClientError(code: .noBroker, message: "no broker is running (\(location.directory) does not exist)")
+    } catch .pathTooLong(let path, let limit) {
+      throw BrokerClientError(
+        code: .noBroker, message: "no broker can listen at \(path): it is longer than \(limit) bytes")
     } catch {
       throw BrokerClientError(code: .unsafeSocket, message: "refusing the broker socket: \(error)")
     }
@@ -96,8 +99,6 @@ public final class BrokerClient {
     self.hello = answer
   }
 
-  deinit { socket = nil }
-
   /// Closes the connection; later calls fail with `connectionLost`.
   public func close() {
     socket = nil
@@ -109,7 +110,7 @@ public final class BrokerClient {
   // MARK: - Operations
 
   /// Where a representation's bytes come from.
-  public enum Source {
+  public enum Source: Sendable {
     /// Bytes in memory.
     case data(Data)
     /// A descriptor read to its end (a file, a pipe, standard input), never whole into
@@ -118,7 +119,7 @@ public final class BrokerClient {
   }
 
   /// One representation to write: its type and where its bytes come from.
-  public struct Representation {
+  public struct Representation: Sendable {
     /// A type identifier or a MIME type.
     public var type: String
     /// The bytes.
@@ -235,7 +236,7 @@ public final class BrokerClient {
     _ = try expectResponse(WatchResponse.self)
     started()
     while true {
-      let frame = try receiveFrame(deadline: idleTimeout.map { .now + $0 }, waitingFor: "a change")
+      let frame = try receiveFrame(within: idleTimeout, waitingFor: "change")
       switch frame.kind {
       case .event:
         guard handler(try decode(PasteboardState.self, from: frame)) else { return }
@@ -325,7 +326,8 @@ public final class BrokerClient {
       throw BrokerClientError(code: .connectionLost, message: "the broker closed the connection")
     } catch .timedOut {
       close()
-      throw BrokerClientError(code: .timeout, message: "the broker accepted no data for \(Self.seconds(timeout)) s")
+      throw BrokerClientError(
+        code: .timeout, message: "the broker accepted no data for \(Self.seconds(timeout)) s")
     } catch {
       close()
       throw BrokerClientError(code: .connectionLost, message: "sending to the broker failed: \(error.description)")
@@ -335,7 +337,7 @@ public final class BrokerClient {
   /// An ERROR frame the broker already sent, if one is waiting.
   private func pendingError() throws(BrokerClientError) -> BrokerClientError? {
     guard let socket, socket.hasInput() else { return nil }
-    let frame = try receiveFrame(deadline: .now + .milliseconds(100), waitingFor: "an error")
+    let frame = try receiveFrame(within: .milliseconds(100), waitingFor: "error")
     guard frame.kind == .error else { return nil }
     close()
     return try brokerError(from: frame)
@@ -375,7 +377,7 @@ public final class BrokerClient {
   /// An ERROR frame the broker sent while this client was still sending a request's data.
   private func earlyRefusal() throws(BrokerClientError) -> BrokerClientError? {
     guard let socket, socket.hasInput() else { return nil }
-    let frame = try receiveFrame(deadline: .now + timeout, waitingFor: "an answer")
+    let frame = try receiveFrame(within: timeout, waitingFor: "answer")
     guard frame.kind == .error else {
       throw protocolViolation("a \(frame.kind) frame while sending data")
     }
@@ -441,7 +443,7 @@ public final class BrokerClient {
     throws(BrokerClientError)
   {
     while true {
-      let frame = try receiveFrame(deadline: .now + timeout, waitingFor: "data")
+      let frame = try receiveFrame(within: timeout, waitingFor: "data")
       switch frame.kind {
       case .data:
         do {
@@ -463,7 +465,7 @@ public final class BrokerClient {
   }
 
   private func expectResponse<T: Decodable>(_ type: T.Type) throws(BrokerClientError) -> T {
-    let frame = try receiveFrame(deadline: .now + timeout, waitingFor: "an answer")
+    let frame = try receiveFrame(within: timeout, waitingFor: "answer")
     switch frame.kind {
     case .response: return try decode(type, from: frame)
     case .error: throw try brokerError(from: frame)
@@ -471,7 +473,9 @@ public final class BrokerClient {
     }
   }
 
-  private func receiveFrame(deadline: ContinuousClock.Instant?, waitingFor what: String)
+  /// The next frame, waiting at most `limit` (forever when `nil`) for the broker to send
+  /// something.
+  private func receiveFrame(within limit: Duration?, waitingFor what: String)
     throws(BrokerClientError) -> Frame
   {
     while true {
@@ -483,17 +487,18 @@ public final class BrokerClient {
       guard let socket else { throw closedError() }
       let count: Int
       do {
-        count = try socket.receive(into: &decoder, deadline: deadline)
+        count = try socket.receive(into: &decoder, deadline: limit.map { .now + $0 })
       } catch .timedOut {
         close()
-        throw BrokerClientError(code: .timeout, message: "the broker sent no \(what) for \(Self.seconds(timeout)) s")
+        throw BrokerClientError(
+          code: .timeout, message: "no \(what) from the broker for \(Self.seconds(limit ?? .zero)) s")
       } catch {
         close()
         throw BrokerClientError(code: .connectionLost, message: "receiving from the broker failed: \(error.description)")
       }
       if count == 0 {
         close()
-        throw BrokerClientError(code: .connectionLost, message: "the broker closed the connection while this client waited for \(what)")
+        throw BrokerClientError(code: .connectionLost, message: "the broker closed the connection while this client waited for its \(what)")
       }
     }
   }

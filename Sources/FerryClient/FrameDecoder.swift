@@ -106,7 +106,14 @@ public struct FrameDecoder: Sendable {
         state = .body(kind: Frame.Kind(rawValue: kindByte)!, bodyCount: length - 1)
       case .body(let kind, let bodyCount):
         guard end - start >= bodyCount else { return nil }
-        let body = Array(storage[start..<start + bodyCount])
+        let from = start
+        let body = [UInt8](unsafeUninitializedCapacity: bodyCount) { target, count in
+          storage.withUnsafeBytes { source in
+            UnsafeMutableRawBufferPointer(target).copyMemory(
+              from: UnsafeRawBufferPointer(rebasing: source[from..<from + bodyCount]))
+          }
+          count = bodyCount
+        }
         start += bodyCount
         state = .header
         if start == end {
