@@ -238,12 +238,7 @@ struct BrokerSocketConnection {
     // A well-formed identifier nobody declared yet is a program's own type (a Swift program
     // copying its `Transferable`): accept it as an imported type, which a declaration
     // registered later refines.
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-    let wellFormed =
-      parts.count >= 2 && name.count <= 255
-      && parts.allSatisfy { part in
-        !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
-      }
+    let wellFormed = name.count <= 255 && UTType._isWellFormedIdentifier(name)
     guard wellFormed else {
       throw .refusal(
         .unknownType,

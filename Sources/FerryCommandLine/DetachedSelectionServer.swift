@@ -194,19 +194,22 @@ public enum DetachedSelectionServer {
 }
 
 /// A value shared between a task and the thread waiting for it.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
+public final class LockedBox<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
-  init(_ value: Value) { self.value = value }
+  /// Creates a box holding `value`.
+  public init(_ value: Value) { self.value = value }
 
-  func get() -> Value {
+  /// The value.
+  public func get() -> Value {
     lock.lock()
     defer { lock.unlock() }
     return value
   }
 
-  func set(_ newValue: Value) {
+  /// Replaces the value.
+  public func set(_ newValue: Value) {
     lock.lock()
     value = newValue
     lock.unlock()

@@ -39,7 +39,7 @@ public enum TypeArgument {
       if let type = UTType(text) { return type }
       // A program's own type (com.example.profile) need not be declared here: the broker or
       // the X owner knows it. Only well-formed identifiers pass.
-      guard isWellFormedIdentifier(text) else { throw unknown(text) }
+      guard UTType._isWellFormedIdentifier(text) else { throw unknown(text) }
       return UTType(importedAs: text)
     }
     if let target = UTType(tag: text, tagClass: .x11Target, conformingTo: nil), !target.isDynamic,
@@ -48,14 +48,6 @@ public enum TypeArgument {
       return target
     }
     return try declaredExtension(text, original: text)
-  }
-
-  private static func isWellFormedIdentifier(_ text: String) -> Bool {
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count >= 2
-      && parts.allSatisfy { part in
-        !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
-      }
   }
 
   private static func declaredExtension(_ ext: String, original: String) throws -> UTType {

@@ -24,3 +24,11 @@ extension UTType {
     }
   }
 }
+
+extension UTType {
+  /// Whether `identifier` is a well-formed type identifier: ASCII letters, digits and `-`, in
+  /// at least two dot-separated parts. Declared or not.
+  package static func _isWellFormedIdentifier(_ identifier: String) -> Bool {
+    TypeIdentifier.isValid(identifier)
+  }
+}

@@ -40,7 +40,7 @@ extension Ferry {
       let configuration = BrokerDaemon.Configuration(
         displayName: environment["DISPLAY"], socket: SocketPath.resolve(environment: environment),
         captureLimit: captureLimit << 20, replace: replace)
-      let outcome = LockedResult()
+      let outcome = LockedBox<Result<BrokerDaemon.Outcome, any Error>?>(nil)
       let done = DispatchSemaphore(value: 0)
       Task {
         do { outcome.set(.success(try await BrokerDaemon.run(configuration))) } catch { outcome.set(.failure(error)) }
@@ -59,12 +59,4 @@ extension Ferry {
       }
     }
   }
-}
-
-/// The outcome of the daemon's task, handed to the main thread.
-final class LockedResult: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Result<BrokerDaemon.Outcome, any Error>?
-  func set(_ result: Result<BrokerDaemon.Outcome, any Error>) { lock.lock(); value = result; lock.unlock() }
-  func get() -> Result<BrokerDaemon.Outcome, any Error>? { lock.lock(); defer { lock.unlock() }; return value }
 }
