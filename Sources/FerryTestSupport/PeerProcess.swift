@@ -35,9 +35,13 @@ public final class PeerProcess: @unchecked Sendable {
   ///   - display: The display name.
   ///   - input: Bytes for standard input, or `nil` for none.
   ///   - environment: Extra environment variables.
+  ///   - inputFile: A file read as standard input instead of `input`, never loaded whole.
+  ///   - outputFile: A file standard output is written to (created or truncated) instead of
+  ///     being captured: for payloads too large to hold in memory twice.
   /// - Throws: ``PeerUnavailable`` when the program is not installed.
   public init(
-    _ arguments: [String], display: String?, input: Data? = nil, environment: [String: String] = [:]
+    _ arguments: [String], display: String?, input: Data? = nil, environment: [String: String] = [:],
+    inputFile: URL? = nil, outputFile: URL? = nil
   ) throws {
     guard let executable = Peers.path(of: arguments[0]) else { throw PeerUnavailable(program: arguments[0]) }
     process.executableURL = URL(fileURLWithPath: executable)
@@ -46,24 +50,45 @@ public final class PeerProcess: @unchecked Sendable {
     if let display { env["DISPLAY"] = display } else { env.removeValue(forKey: "DISPLAY") }
     env.merge(environment) { $1 }
     process.environment = env
-    process.standardOutput = stdoutPipe
+    var outputHandle: FileHandle?
+    if let outputFile {
+      guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: outputFile.path])
+      }
+      outputHandle = try FileHandle(forWritingTo: outputFile)
+    }
+    let inputHandle = try inputFile.map { try FileHandle(forReadingFrom: $0) }
+    defer {
+      try? outputHandle?.close()
+      try? inputHandle?.close()
+    }
+    process.standardOutput = outputHandle ?? stdoutPipe
     process.standardError = stderrPipe
-    let stdinPipe = input.map { _ in Pipe() }
-    process.standardInput = stdinPipe ?? FileHandle.nullDevice
-    try process.run()
-    drain(stdoutPipe.fileHandleForReading) { self.stdoutData.append($0) }
+    let stdinPipe = inputHandle == nil ? input.map { _ in Pipe() } : nil
+    process.standardInput = inputHandle ?? stdinPipe ?? FileHandle.nullDevice
+    try process.runWithDefaultSignals()
+    if outputHandle == nil {
+      drain(stdoutPipe.fileHandleForReading) { self.stdoutData.append($0) }
+    } else {
+      try? stdoutPipe.fileHandleForWriting.close()
+      try? stdoutPipe.fileHandleForReading.close()
+    }
     drain(stderrPipe.fileHandleForReading) { self.stderrData.append($0) }
     if let stdinPipe, let input {
-      DispatchQueue.global().async {
+      Thread {
         try? stdinPipe.fileHandleForWriting.write(contentsOf: input)
         try? stdinPipe.fileHandleForWriting.close()
-      }
+      }.start()
     }
   }
 
+  /// Reads `handle` to its end on a thread of its own. Not on a Dispatch global queue: on
+  /// Linux those threads also run Swift concurrency's tasks, one per core, and a peer that
+  /// blocks them in read(2) starves the code under test (a long-lived peer, such as the Xvfb
+  /// keeper, would hold them for the whole test run).
   private func drain(_ handle: FileHandle, _ append: @escaping @Sendable (Data) -> Void) {
     readers.enter()
-    DispatchQueue.global().async {
+    Thread {
       while true {
         let chunk = handle.availableData
         if chunk.isEmpty { break }
@@ -72,7 +97,7 @@ public final class PeerProcess: @unchecked Sendable {
         self.collected.unlock()
       }
       self.readers.leave()
-    }
+    }.start()
   }
 
   /// The process id.
@@ -112,8 +137,11 @@ public final class PeerProcess: @unchecked Sendable {
   /// Runs a peer to completion.
   public static func run(
     _ arguments: [String], display: String?, input: Data? = nil, timeout: Duration = .seconds(20),
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], inputFile: URL? = nil, outputFile: URL? = nil
   ) throws -> Result {
-    try PeerProcess(arguments, display: display, input: input, environment: environment).finish(timeout: timeout)
+    try PeerProcess(
+      arguments, display: display, input: input, environment: environment, inputFile: inputFile,
+      outputFile: outputFile
+    ).finish(timeout: timeout)
   }
 }

@@ -22,5 +22,7 @@ public enum Peers {
 /// A peer program the test needs is not installed.
 public struct PeerUnavailable: Error, CustomStringConvertible {
   public var program: String
+  /// Names the missing program (or package) in the message.
+  public init(program: String) { self.program = program }
   public var description: String { "\(program) is not installed (Scripts/bootstrap installs it)" }
 }

@@ -12,9 +12,10 @@ import Foundation
 /// let peer = try PeerProcess(["xclip", "-o"], display: xvfb.name)
 /// ```
 ///
-/// One server is started per test process, on first use, with `-terminate`: it exits when
-/// its last client disconnects, and the fixture keeps one connection open for the life of
-/// the process, so the server ends with the tests.
+/// One server is started per test process, on first use, and stopped when the process ends,
+/// however it ends: a small shell waits for the end of a pipe only this process holds, then
+/// sends the server SIGTERM (peers a test left running lose their display and exit too). The
+/// server runs with `-noreset`, so atoms survive between clients.
 public final class XvfbServer: Sendable {
   /// The display name, such as `:57`.
   public let name: String
@@ -46,7 +47,7 @@ public final class XvfbServer: Sendable {
       process.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate", "-noreset"]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try process.runWithDefaultSignals()
       let ready = Deadline.wait(for: .seconds(10)) {
         !process.isRunning || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
       }
@@ -66,10 +67,26 @@ public final class XvfbServer: Sendable {
       (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status) == 0
     }
     guard answered else { throw XvfbError(message: "Xvfb on :\(number) did not answer") }
-    Self.keeper = try? PeerProcess(["xdotool", "sleep", "100000"], display: ":\(number)")
+    Self.reaper = Self.startReaper(of: process.processIdentifier)
   }
 
-  nonisolated(unsafe) private static var keeper: PeerProcess?
+  /// The reaper and its standard input: never written, closed only by the end of this process.
+  nonisolated(unsafe) private static var reaper: (Process, Pipe)?
+
+  /// Starts `sh`, which reads its standard input to the end (this process's end), then stops
+  /// the server. (`-terminate` would not do: it acts on a server reset, which `-noreset`
+  /// turns off.)
+  private static func startReaper(of server: Int32) -> (Process, Pipe)? {
+    let reaper = Process()
+    let input = Pipe()
+    reaper.executableURL = URL(fileURLWithPath: "/bin/sh")
+    reaper.arguments = ["-c", "cat >/dev/null; kill -TERM \(server)"]
+    reaper.standardInput = input
+    reaper.standardOutput = FileHandle.nullDevice
+    reaper.standardError = FileHandle.nullDevice
+    guard (try? reaper.runWithDefaultSignals()) != nil else { return nil }
+    return (reaper, input)
+  }
 
   private static func candidateNumbers() -> [Int] {
     let base = 40 + Int(getpid() % 200)

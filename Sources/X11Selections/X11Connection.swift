@@ -26,6 +26,7 @@ final class X11Connection {
     guard let display = XOpenDisplay(name) else {
       throw X11Error.cannotOpenDisplay(name ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "")
     }
+    ErrorTrap.forget(display)
     self.display = display
     root = XWindow(rawValue: UInt(XDefaultRootWindow(display)))
     fileDescriptor = XConnectionNumber(display)
@@ -274,6 +275,10 @@ final class X11Connection {
   }
 
   func takeErrors() -> [ErrorTrap.Captured] { ErrorTrap.take(for: display) }
+
+  /// The serial number the next request will get: errors with this serial or later belong to
+  /// requests made from now on.
+  var nextRequestSerial: UInt { UInt(XNextRequest(display)) }
 
   /// Events already read from the socket or waiting in it, without blocking.
   func pendingEvents() -> Int32 { XPending(display) }

@@ -54,10 +54,17 @@ final class X11EventLoop: Sendable {
     thread.start()
     ready.wait()
     if case .failure(let error) = opened.withLock({ $0 })! {
-      close(wakeDescriptor)
-      close(wakeWriter)
-      throw error
+      throw error  // deinit closes the pipe
     }
+  }
+
+  /// Closes the wake-up pipe. Only here, when nobody can call ``stop()`` or ``submit(_:)``
+  /// any more: closing it when the thread ends let a later `stop()` (from `X11Display`'s
+  /// deinit after `close()`) write its byte into whatever reused the descriptor number, such
+  /// as another display's X socket, corrupting that connection's request stream.
+  deinit {
+    close(wakeDescriptor)
+    close(wakeWriter)
   }
 
   /// Runs `job` on the X thread, soon.
@@ -158,8 +165,6 @@ final class X11EventLoop: Sendable {
     session.failEverything(with: .connectionLost)
     connectionLost()
     session.close()
-    close(wakeDescriptor)
-    close(wakeWriter)
   }
 }
 

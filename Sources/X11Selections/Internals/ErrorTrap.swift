@@ -10,6 +10,9 @@ enum ErrorTrap {
     var code: XErrorCode
     var request: UInt8
     var resource: UInt
+    /// The serial number of the failed request, to tell a late error of an earlier unchecked
+    /// request from one of the requests being checked.
+    var serial: UInt = 0
   }
 
   private static let errors = Mutex<[UInt: [Captured]]>([:])
@@ -17,23 +20,39 @@ enum ErrorTrap {
   /// Displays whose connection was lost, by address.
   private static let lost = Mutex<Set<UInt>>([])
 
-  /// Installs the handlers once.
+  /// Installs the handlers once. Every caller returns only once they are installed: a thread
+  /// that went on to open a display while the first one was still installing would use Xlib
+  /// before `XInitThreads`, and an error on it would reach Xlib's default handler, which exits.
   static func install() {
-    let first = installed.withLock { done -> Bool in
-      defer { done = true }
-      return !done
+    installed.withLock { done in
+      guard !done else { return }
+      done = true
+      installHandlers()
     }
-    guard first else { return }
+  }
+
+  private static func installHandlers() {
     _ = XInitThreads()
     _ = XSetErrorHandler { display, event in
       guard let display, let event else { return 0 }
       let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
       let captured = Captured(
         code: XErrorCode(rawValue: event.pointee.error_code),
-        request: event.pointee.request_code, resource: UInt(event.pointee.resourceid))
+        request: event.pointee.request_code, resource: UInt(event.pointee.resourceid),
+        serial: UInt(event.pointee.serial))
       ErrorTrap.errors.withLock { $0[key, default: []].append(captured) }
       return 0
     }
+  }
+
+  /// Forgets everything filed under `display`'s address: called when a display is opened,
+  /// because the allocator may hand a new display the address of a closed one, which would
+  /// otherwise inherit its unread errors (failing the new display's first checked request)
+  /// and its lost mark (skipping its `XCloseDisplay`).
+  static func forget(_ display: OpaquePointer) {
+    let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
+    _ = errors.withLock { $0.removeValue(forKey: key) }
+    _ = lost.withLock { $0.remove(key) }
   }
 
   /// Removes and returns the errors filed for `display`.

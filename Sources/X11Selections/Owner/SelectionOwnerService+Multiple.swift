@@ -40,6 +40,7 @@ extension SelectionOwnerService {
       loop.submit { session in
         let connection = session.connection
         var multiple = conversion
+        let checkedFrom = connection.nextRequestSerial
         for (index, result) in produced.enumerated() {
           let pair = multiple.pairs[index]
           guard let (_, data, replyType) = result, pair.property != .none else {
@@ -54,7 +55,7 @@ extension SelectionOwnerService {
         connection.setProperty(
           of: request.requestor, property, type: connection.atoms.atomPair,
           values: multiple.replyPairs.map(\.rawValue))
-        let failed = !connection.sync().isEmpty
+        let failed = session.owner.failed(connection.sync(), since: checkedFrom)
         _ = selection
         connection.sendSelectionNotify(
           requestor: request.requestor, selection: request.selection, target: request.target,

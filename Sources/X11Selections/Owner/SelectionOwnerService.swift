@@ -206,10 +206,11 @@ final class SelectionOwnerService {
     _ source: ChunkSource, type: XAtom, to request: X11Event.SelectionRequest, property: XAtom
   ) {
     let chunk = connection.maximumRequestBytes
+    let checkedFrom = connection.nextRequestSerial
     if source.count <= chunk {
       source.withBytes(0..<source.count) { connection.setProperty(of: request.requestor, property, type: type, bytes: $0) }
       source.close()
-      if !connection.sync().isEmpty {
+      if failed(connection.sync(), since: checkedFrom) {
         refuse(request)  // The requestor went away or the server refused; it costs only this request.
         return
       }
@@ -217,11 +218,16 @@ final class SelectionOwnerService {
       return
     }
     let key = TransferKey(requestor: request.requestor, property: property)
-    transfers[key]?.source.close()
+    // A new request into the same property replaces the transfer there: end it for good (its
+    // timer too), so nothing closes its file twice or ends the new transfer on its deadline.
+    if let replaced = transfers.removeValue(forKey: key) {
+      session.cancelTimer(replaced.timer)
+      replaced.source.close()
+    }
     // Select deletions on the requestor before announcing, so none is missed (ICCCM §2.7.2).
     connection.selectInput(request.requestor, mask: propertyAndStructureMask)
     connection.setProperty(of: request.requestor, property, type: atoms.incr, values: [UInt(source.count)])
-    guard connection.sync().isEmpty else {
+    guard !failed(connection.sync(), since: checkedFrom) else {
       source.close()
       return
     }
@@ -276,6 +282,14 @@ final class SelectionOwnerService {
     }
     connection.flush()
     _ = connection.takeErrors()
+  }
+
+  /// Whether any request from serial `start` on failed. Earlier errors are late answers to
+  /// unchecked requests (a reply or a chunk to a requestor that has since gone, the event mask
+  /// of its destroyed window) and must not fail the requests being checked, even when a new
+  /// client's window got the same id.
+  func failed(_ errors: [ErrorTrap.Captured], since start: UInt) -> Bool {
+    errors.contains { $0.serial >= start }
   }
 
   private var propertyAndStructureMask: Int { (1 << 22) | (1 << 17) }  // PropertyChangeMask | StructureNotifyMask

@@ -1,0 +1,97 @@
+import FerryTestSupport
+import Foundation
+import Testing
+import X11Selections
+
+/// Ferry as requestor against owners that misbehave: one that never answers, and none at all.
+/// A read must fail with a clear error, never hang.
+@Suite struct RequestorTimeoutTests {
+  /// Starts our probe as an owner that takes `selection` and ignores every request.
+  private func silentOwner(_ selection: String, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
+    let owner = try await SelectionProbe.start(["own", selection], display: xvfb.name)
+    try await owner.expectOutput("owned window=")
+    #expect(await display.waitForOwner(of: selection))
+    return owner
+  }
+
+  @Test func anOwnerThatNeverAnswersTimesOut() async throws {
+    let (xvfb, display) = try await openDisplay()
+    defer { display.close() }
+    let selection = uniqueSelection("silent")
+    let owner = try await silentOwner(selection, display: display, xvfb: xvfb)
+    defer { owner.terminate() }
+
+    let start = ContinuousClock.now
+    let error = await #expect(throws: X11Error.self) {
+      try await display.read(selection, target: "UTF8_STRING", stepTimeout: .milliseconds(500))
+    }
+    let elapsed = ContinuousClock.now - start
+    guard case .timedOut = error else {
+      Issue.record("expected a timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(3), "\(elapsed)")
+    #expect(await owner.output("ignored target=UTF8_STRING", timeout: .seconds(2)), "the request reached the owner")
+  }
+
+  @Test func readTextAndTargetsTimeOutToo() async throws {
+    let (xvfb, display) = try await openDisplay()
+    defer { display.close() }
+    let selection = uniqueSelection("silenttext")
+    let owner = try await silentOwner(selection, display: display, xvfb: xvfb)
+    defer { owner.terminate() }
+
+    let start = ContinuousClock.now
+    let textError = await #expect(throws: X11Error.self) {
+      try await display.readText(selection, stepTimeout: .milliseconds(300))
+    }
+    guard case .timedOut = textError else {
+      Issue.record("readText: expected a timeout, got \(String(describing: textError))")
+      return
+    }
+    #expect(ContinuousClock.now - start < .seconds(2), "one timeout, not one per text target")
+    let targetsError = await #expect(throws: X11Error.self) {
+      try await display.targets(of: selection, stepTimeout: .milliseconds(300))
+    }
+    guard case .timedOut = targetsError else {
+      Issue.record("targets: expected a timeout, got \(String(describing: targetsError))")
+      return
+    }
+  }
+
+  @Test func theConnectionStillWorksAfterATimeout() async throws {
+    let (xvfb, display) = try await openDisplay()
+    defer { display.close() }
+    let silent = uniqueSelection("silentthen")
+    let owner = try await silentOwner(silent, display: display, xvfb: xvfb)
+    defer { owner.terminate() }
+    _ = try? await display.read(silent, target: "UTF8_STRING", stepTimeout: .milliseconds(200))
+
+    let working = uniqueSelection("working")
+    try await display.own(working, item: textItem("fine"))
+    #expect(try await display.readText(working, stepTimeout: .seconds(3)) == "fine")
+  }
+
+  @Test func aSelectionWithoutOwnerFailsAtOnce() async throws {
+    let (_, display) = try await openDisplay()
+    defer { display.close() }
+    let selection = uniqueSelection("nobody")
+    let start = ContinuousClock.now
+    await #expect(throws: X11Error.noOwner(selection)) {
+      try await display.read(selection, target: "UTF8_STRING")
+    }
+    #expect(ContinuousClock.now - start < .seconds(1))
+  }
+
+  @Test func aRefusedTargetIsReportedAsRefused() async throws {
+    let (_, owner) = try await openDisplay()
+    defer { owner.close() }
+    let (_, reader) = try await openDisplay()
+    defer { reader.close() }
+    let selection = uniqueSelection("refused")
+    try await owner.own(selection, item: textItem("text only"))
+    await #expect(throws: X11Error.refused(selection: selection, target: "image/png")) {
+      try await reader.read(selection, target: "image/png")
+    }
+  }
+}

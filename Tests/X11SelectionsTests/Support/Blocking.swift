@@ -1,0 +1,106 @@
+import FerryTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Ferry's owner produces its data in tasks on the concurrency pool, which has one thread per
+// core: two here. A test that blocks a pool thread (waiting for a process, compiling the probe,
+// generating 64 MiB) while a peer waits for Ferry can starve the owner into a timeout. So
+// every blocking wait of this suite runs on a thread of its own.
+
+/// Runs blocking work on a thread of its own, never on the concurrency pool.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
+}
+
+/// Work done once per test process, off the pool, awaited by every test that needs it.
+final class OnceOffThePool<T: Sendable>: Sendable {
+  private let body: @Sendable () throws -> T
+  private let task = Mutex<Task<T, any Error>?>(nil)
+
+  init(_ body: @escaping @Sendable () throws -> T) { self.body = body }
+
+  var value: T {
+    get async throws {
+      let task = self.task.withLock { task in
+        if let task { return task }
+        let body = self.body
+        let started = Task { try await offThePool(body) }
+        task = started
+        return started
+      }
+      return try await task.value
+    }
+  }
+}
+
+/// Runs `body`; when a peer it needs is not installed, skips the test and says which.
+func unlessUnavailable<T>(_ body: () async throws -> T) async throws -> T {
+  do {
+    return try await body()
+  } catch let missing as PeerUnavailable {
+    try Test.cancel("skipped: \(missing.description)")
+  }
+}
+
+extension PeerProcess {
+  /// Waits, off the pool, for the process to end (killing it after `timeout`).
+  func finished(timeout: Duration = .seconds(30)) async -> Result {
+    try! await offThePool { self.finish(timeout: timeout) }
+  }
+
+  /// Waits, off the pool, for `text` on standard output.
+  func output(_ text: String, timeout: Duration = .seconds(15)) async -> Bool {
+    (try? await offThePool { self.waitForOutput(text, timeout: timeout) }) ?? false
+  }
+
+  /// Stops the process and waits for it, off the pool.
+  func stopped(signal: Int32 = SIGTERM) async -> Result {
+    try! await offThePool { self.kill(signal: signal) }
+  }
+
+  /// Sends SIGTERM without waiting (for `defer`); Foundation reaps the process.
+  func terminate() {
+    if process.isRunning { process.terminate() }
+  }
+
+  /// Waits for `text` on standard output; when it does not come, records an issue that shows
+  /// the output and throws.
+  func expectOutput(
+    _ text: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    guard await output(text, timeout: timeout) else {
+      let result = await stopped()
+      Issue.record(
+        "peer never printed \(text.debugDescription); stdout: \(result.stdoutText) stderr: \(result.stderrText)",
+        sourceLocation: sourceLocation)
+      throw PeerDidNotStart()
+    }
+  }
+}
+
+struct PeerDidNotStart: Error {}
+
+/// Starts a peer on `display`, skipping the test when the program is not installed.
+func startPeer(
+  _ arguments: [String], display: String, input: Data? = nil, inputFile: URL? = nil, outputFile: URL? = nil
+) async throws -> PeerProcess {
+  try await unlessUnavailable {
+    try PeerProcess(arguments, display: display, input: input, inputFile: inputFile, outputFile: outputFile)
+  }
+}
+
+/// Runs a peer on `display` to completion, skipping the test when it is not installed.
+func runPeer(
+  _ arguments: [String], display: String, input: Data? = nil, outputFile: URL? = nil,
+  timeout: Duration = .seconds(30)
+) async throws -> PeerProcess.Result {
+  let peer = try await startPeer(arguments, display: display, input: input, outputFile: outputFile)
+  return await peer.finished(timeout: timeout)
+}

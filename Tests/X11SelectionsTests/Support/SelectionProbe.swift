@@ -1,0 +1,125 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The correctness peer: `Tests/Peers/xselprobe.c`, an Xlib requestor and owner of our own
+/// that prints what is really on the wire (xclip answers every target with the same bytes,
+/// so it can prove interoperability only, never correctness).
+///
+/// Built once per test process with `cc`; tests that need it are skipped, saying why, when
+/// `cc` or the Xlib headers are missing.
+enum SelectionProbe {
+  private static let built = OnceOffThePool { try build() }
+
+  /// The probe's executable.
+  static func path() async throws -> String {
+    try await unlessUnavailable { try await built.value }
+  }
+
+  /// Compiles the probe into the temporary directory, named by a hash of its source, so runs
+  /// reuse it and an edited source is rebuilt; concurrent test processes each build under a
+  /// private name and rename into place.
+  private static func build() throws -> String {
+    guard let cc = Peers.path(of: "cc") else { throw PeerUnavailable(program: "cc (to build xselprobe)") }
+    let source = PeerSources.path("xselprobe.c")
+    let text = try Data(contentsOf: URL(fileURLWithPath: source))
+    let hash = text.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }  // FNV-1a
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ferry-xselprobe-\(String(hash, radix: 16))").path
+    if FileManager.default.isExecutableFile(atPath: output) { return output }
+    let scratch = "\(output).\(getpid())"
+    let result = try PeerProcess.run([cc, "-O1", "-o", scratch, source, "-lX11"], display: nil, timeout: .seconds(60))
+    guard result.status == 0 else {
+      if result.stderrText.contains("X11/Xlib.h") { throw PeerUnavailable(program: "libx11-dev (to build xselprobe)") }
+      throw ProbeBuildFailed(output: result.stderrText)
+    }
+    guard rename(scratch, output) == 0 else { throw ProbeBuildFailed(output: "rename: \(String(cString: strerror(errno)))") }
+    return output
+  }
+
+  /// Converts `selection` to `target` and reports the reply; `time` replaces the current
+  /// server time as the request's time.
+  static func get(
+    _ selection: String, _ target: String, display: String, outputFile: URL? = nil, obsolete: Bool = false,
+    time: UInt? = nil
+  ) async throws -> ProbeReply {
+    var arguments = [try await path(), "get", selection, target]
+    if let outputFile { arguments.append(outputFile.path) }
+    if obsolete { arguments.append("--obsolete") }
+    if let time { arguments += ["--time", String(time)] }
+    return ProbeReply(try await runPeer(arguments, display: display))
+  }
+
+  /// Converts `selection` to all `targets` in one `MULTIPLE` request.
+  static func multiple(_ selection: String, _ targets: [String], display: String) async throws -> ProbeReply {
+    ProbeReply(try await runPeer([try await path(), "multiple", selection] + targets, display: display))
+  }
+
+  /// Starts the probe in a long-running mode (`stall`, `own`).
+  static func start(_ arguments: [String], display: String) async throws -> PeerProcess {
+    try await startPeer([try await path()] + arguments, display: display)
+  }
+}
+
+struct ProbeBuildFailed: Error, CustomStringConvertible {
+  var output: String
+  var description: String { "xselprobe did not compile:\n\(output)" }
+}
+
+/// What the probe printed, parsed.
+struct ProbeReply: CustomStringConvertible {
+  /// One `pair` line of a `MULTIPLE` reply.
+  struct Pair: Equatable {
+    var target: String
+    /// `nil` when the owner wrote `None` for this pair: it failed.
+    var type: String?
+    var hex: String?
+  }
+
+  var status: Int32
+  var lines: [String]
+  var fields: [String: String] = [:]
+  var atoms: [String] = []
+  var values: [Int] = []
+  var pairs: [Pair] = []
+
+  init(_ result: PeerProcess.Result) {
+    status = result.status
+    errorOutput = result.stderrText
+    lines = result.stdoutText.split(separator: "\n").map(String.init)
+    for line in lines {
+      if line.hasPrefix("result ") {
+        fields = Self.keyValues(line.dropFirst("result ".count))
+      } else if line.hasPrefix("atom=") {
+        atoms.append(String(line.dropFirst(5)))
+      } else if line.hasPrefix("value=") {
+        values.append(Int(line.dropFirst(6)) ?? .min)
+      } else if line.hasPrefix("pair ") {
+        let pairFields = Self.keyValues(line.dropFirst(5))
+        pairs.append(Pair(target: pairFields["target"] ?? "?", type: pairFields["type"], hex: pairFields["hex"]))
+      }
+    }
+  }
+
+  private var errorOutput: String
+
+  private static func keyValues(_ line: Substring) -> [String: String] {
+    var fields: [String: String] = [:]
+    for word in line.split(separator: " ") {
+      let parts = word.split(separator: "=", maxSplits: 1)
+      if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+    }
+    return fields
+  }
+
+  var isRefused: Bool { lines.first == "refused" }
+  var isTimeout: Bool { lines.contains { $0.hasPrefix("timeout") } }
+  var type: String? { fields["type"] }
+  var format: Int? { fields["format"].flatMap { Int($0) } }
+  var byteCount: Int? { fields["bytes"].flatMap { Int($0) } }
+  var chunks: Int? { fields["chunks"].flatMap { Int($0) } }
+  var wasIncremental: Bool { fields["incr"] == "1" }
+  var hex: String? { fields["hex"] }
+
+  var description: String { "xselprobe exit \(status): \(lines.joined(separator: " | ")) \(errorOutput)" }
+}
