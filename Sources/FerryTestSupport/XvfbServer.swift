@@ -23,18 +23,27 @@ public final class XvfbServer: Sendable {
   public let number: Int
   let process: Process
 
-  nonisolated(unsafe) private static var sharedServer: Result<XvfbServer, any Error>?
+  nonisolated(unsafe) private static var servers: [String: Result<XvfbServer, any Error>] = [:]
   private static let lock = NSLock()
 
   /// The server of this test process, started on first use.
   ///
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func shared() throws -> XvfbServer {
+    try dedicated("shared")
+  }
+
+  /// A server of its own for the suites that name `purpose`, started on first use: suites
+  /// that each run in order but all use `CLIPBOARD` must not share a display, since Swift
+  /// Testing runs different suites at the same time.
+  ///
+  /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
+  public static func dedicated(_ purpose: String) throws -> XvfbServer {
     lock.lock()
     defer { lock.unlock() }
-    if let existing = sharedServer { return try existing.get() }
+    if let existing = servers[purpose] { return try existing.get() }
     let result = Result { try XvfbServer() }
-    sharedServer = result
+    servers[purpose] = result
     return try result.get()
   }
 
@@ -67,11 +76,12 @@ public final class XvfbServer: Sendable {
       (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status) == 0
     }
     guard answered else { throw XvfbError(message: "Xvfb on :\(number) did not answer") }
-    Self.reaper = Self.startReaper(of: process.processIdentifier)
+    if let reaper = Self.startReaper(of: process.processIdentifier) { Self.reapers.append(reaper) }
   }
 
-  /// The reaper and its standard input: never written, closed only by the end of this process.
-  nonisolated(unsafe) private static var reaper: (Process, Pipe)?
+  /// The reapers and their standard inputs: never written, closed only by the end of this
+  /// process.
+  nonisolated(unsafe) private static var reapers: [(Process, Pipe)] = []
 
   /// Starts `sh`, which reads its standard input to the end (this process's end), then stops
   /// the server. (`-terminate` would not do: it acts on a server reset, which `-noreset`

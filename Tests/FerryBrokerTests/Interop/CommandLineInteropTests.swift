@@ -12,7 +12,8 @@ import Testing
   let xvfb: XvfbServer
 
   init() throws {
-    xvfb = try XvfbServer.shared()
+    // A display of its own: the X11 interop suites use CLIPBOARD on the shared one meanwhile.
+    xvfb = try XvfbServer.dedicated("command-line")
   }
 
   /// Takes CLIPBOARD away from whoever holds it (a detached pbcopy server exits then).
