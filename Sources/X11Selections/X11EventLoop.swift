@@ -22,6 +22,9 @@ final class X11EventLoop: Sendable {
   /// A pipe: a byte written to `wakeWriter` wakes the thread from poll(2).
   private let wakeDescriptor: Int32
   private let wakeWriter: Int32
+  /// Signalled when the thread has ended (and left signalled).
+  private let finished = DispatchSemaphore(value: 0)
+  private let xThread = Mutex<pthread_t?>(nil)
 
   /// Opens `display` (or `$DISPLAY`) on a new thread and returns once it is open.
   ///
@@ -38,6 +41,8 @@ final class X11EventLoop: Sendable {
     let opened = Mutex<Result<Void, X11Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
     let thread = Thread { [self] in
+      xThread.withLock { $0 = pthread_self() }
+      defer { finished.signal() }
       let session: X11Session
       do {
         session = try X11Session(display: display, loop: self)
@@ -108,9 +113,14 @@ final class X11EventLoop: Sendable {
   var isConnectionLost: Bool { shared.withLock { $0.lost } }
 
   /// Closes the connection and ends the thread.
+  ///
+  /// Waits (briefly) for the thread to close the display, unless called on it: a process
+  /// that exits while the thread is still inside Xlib can crash in its teardown.
   func stop() {
     shared.withLock { $0.stopping = true }
     wake()
+    guard let thread = xThread.withLock({ $0 }), pthread_equal(thread, pthread_self()) == 0 else { return }
+    if finished.wait(timeout: .now() + 2) == .success { finished.signal() }
   }
 
   private func wake() {
