@@ -35,6 +35,11 @@ struct Ferry: ParsableCommand {
       reportError("ferry", failure.message)
       Foundation.exit(failure.status.rawValue)
     } catch {
+      // Usage mistakes exit with 2, like every other Ferry usage failure (not EX_USAGE's 64).
+      if exitCode(for: error) == .validationFailure {
+        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(ExitStatus.usage.rawValue)
+      }
       exit(withError: error)
     }
   }

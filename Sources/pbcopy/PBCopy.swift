@@ -44,6 +44,11 @@ struct PBCopy: ParsableCommand {
       reportError("pbcopy", failure.message)
       Foundation.exit(failure.status.rawValue)
     } catch {
+      // Usage mistakes exit with 2, like every other Ferry usage failure (not EX_USAGE's 64).
+      if exitCode(for: error) == .validationFailure {
+        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(ExitStatus.usage.rawValue)
+      }
       exit(withError: error)
     }
   }

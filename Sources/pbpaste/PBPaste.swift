@@ -43,14 +43,50 @@ struct PBPaste: ParsableCommand {
 
   static func main() {
     do {
-      let command = try parse(Array(CommandLine.arguments.dropFirst()))
+      let arguments = Array(CommandLine.arguments.dropFirst())
+      // The common command lines skip the argument parser's start-up work; anything else
+      // (help, mistakes) goes through it for its messages.
+      let command = try Self.quickParse(arguments) ?? parse(arguments)
       try command.paste()
     } catch let failure as CommandFailure {
       reportError("pbpaste", failure.message)
       Foundation.exit(failure.status.rawValue)
     } catch {
+      // Usage mistakes exit with 2, like every other Ferry usage failure (not EX_USAGE's 64).
+      if exitCode(for: error) == .validationFailure {
+        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(ExitStatus.usage.rawValue)
+      }
       exit(withError: error)
     }
+  }
+
+  /// The command for plain argument lists (`-pboard`, `-Prefer`, `--type`, `--list-types`,
+  /// `--timeout`), or `nil` for anything else.
+  static func quickParse(_ arguments: [String]) throws -> PBPaste? {
+    var command = PBPaste()
+    command.pasteboard = "general"
+    command.prefer = nil
+    command.type = nil
+    command.listTypes = false
+    command.timeout = 5
+    var index = 0
+    func value() -> String? {
+      index += 1
+      return index < arguments.count ? arguments[index] : nil
+    }
+    while index < arguments.count {
+      switch arguments[index] {
+      case "-pboard", "--pboard": guard let name = value() else { return nil }; command.pasteboard = name
+      case "-Prefer": guard let kind = value().flatMap(Preference.init(rawValue:)) else { return nil }; command.prefer = kind
+      case "--type": guard let type = value() else { return nil }; command.type = type
+      case "--list-types": command.listTypes = true
+      case "--timeout": guard let seconds = value().flatMap(Double.init), seconds > 0 else { return nil }; command.timeout = seconds
+      default: return nil
+      }
+      index += 1
+    }
+    return command
   }
 
   func paste() throws {
