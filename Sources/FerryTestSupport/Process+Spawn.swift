@@ -12,7 +12,7 @@ extension Process {
   /// nearly every signal, so a peer started there ignores SIGTERM for its whole life (`kill()`
   /// then waits out its timeout, and `terminate()` leaves the peer running after the tests).
   /// Spawning from a short-lived thread with an empty mask gives the child the default.
-  func runWithDefaultSignals() throws {
+  public func runWithDefaultSignals() throws {
     let outcome = SpawnOutcome()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread { [self] in

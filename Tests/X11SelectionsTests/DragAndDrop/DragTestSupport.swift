@@ -109,7 +109,7 @@ final class Child: @unchecked Sendable {
     child.process.standardOutput = outPipe
     child.process.standardError = errPipe
     child.process.standardInput = FileHandle.nullDevice
-    try child.runWithCleanSignalMask()
+    try child.process.runWithDefaultSignals()  // an empty signal mask, so SIGTERM works
     child.drain(outPipe.fileHandleForReading) { child.out.append($0) }
     child.drain(errPipe.fileHandleForReading) { child.err.append($0) }
     return child
@@ -120,23 +120,6 @@ final class Child: @unchecked Sendable {
     -> Result
   {
     try start(arguments, display: display).finish(timeout: timeout)
-  }
-
-  /// posix_spawn passes the caller's signal mask on, and test threads block most signals: spawn
-  /// from a fresh thread with an empty mask so SIGTERM works on the child.
-  private func runWithCleanSignalMask() throws {
-    let failure = Mutex<(any Error)?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let process = self.process
-    Thread {
-      var none = sigset_t()
-      sigemptyset(&none)
-      pthread_sigmask(SIG_SETMASK, &none, nil)
-      do { try process.run() } catch { failure.withLock { $0 = error } }
-      done.signal()
-    }.start()
-    done.wait()
-    if let error = failure.withLock({ $0 }) { throw error }
   }
 
   private func drain(_ handle: FileHandle, _ append: @escaping @Sendable (Data) -> Void) {
