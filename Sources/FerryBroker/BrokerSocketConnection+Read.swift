@@ -38,14 +38,24 @@ extension BrokerSocketConnection {
       }
     }
     guard let choice else { throw Self.notAvailable(wanted, offered: board.types, in: board) }
-    let source: PayloadSource
+    let payload: PasteboardPayload
     do {
-      source = try await PayloadSource.open(
-        try await choice.item.payload(for: choice.requested),
-        threadPool: context.configuration.threadPool)
+      payload = try await choice.item.payload(for: choice.requested)
     } catch let error as PasteboardError {
       throw ProtocolFailure(error)
     }
+    if request.inPlace == true, let file = spooledFile(payload) {
+      try await send(
+        .response,
+        ReadResponse(type: choice.served.identifier, requested: choice.requested.identifier, file: file))
+      try await outbound.write(ByteBuffer(frame: Frame(kind: .end)))
+      logger.debug(
+        "handed over a spooled file",
+        metadata: ["pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
+                   "bytes": "\(file.size)"])
+      return
+    }
+    let source = try await PayloadSource.open(payload, threadPool: context.configuration.threadPool)
     try await send(
       .response,
       ReadResponse(type: choice.served.identifier, requested: choice.requested.identifier))
@@ -58,6 +68,19 @@ extension BrokerSocketConnection {
         metadata: ["pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
                    "bytes": "\(sent)"])
     }
+  }
+
+  /// The file a client may copy itself: a file of this broker's spool (written whole before
+  /// the item was made, never changed, private to this user). Other files — a converter's,
+  /// one a Transferable names — are streamed.
+  func spooledFile(_ payload: PasteboardPayload) -> FileReference? {
+    guard case .file(let url) = payload else { return nil }
+    let path = url.path
+    guard path.hasPrefix(context.spool.path + "/") else { return nil }
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return FileReference(
+      path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size))
   }
 
   /// Sends a payload as DATA frames and an END frame.

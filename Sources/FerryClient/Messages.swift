@@ -128,14 +128,46 @@ public struct ReadRequest: BrokerRequest, Hashable {
   /// The types in the caller's order of preference; empty means the first item's first
   /// stored type.
   public var types: [String]
+  /// Whether the client can copy a file of the broker's itself: the broker then answers a
+  /// spooled representation with ``ReadResponse/file`` instead of DATA frames. Absent means
+  /// `false`.
+  public var inPlace: Bool?
 
-  public init(pasteboard: String? = nil, types: [String]) {
+  public init(pasteboard: String? = nil, types: [String], inPlace: Bool? = nil) {
     self.pasteboard = pasteboard
     self.types = types
+    self.inPlace = inPlace
   }
 }
 
-/// The answer to `read`, followed by the bytes as DATA frames and an END frame.
+/// A file of the broker's holding a representation's bytes, for a client that copies them
+/// itself (see ``ReadRequest/inPlace``).
+///
+/// The file does not change while it exists, but the broker removes it when the item is
+/// replaced: the client opens it, checks that device, inode and size are these, and asks
+/// again without `inPlace` when the file is gone or another one.
+///
+/// `{"path":"/home/ana/.cache/ferry/spool/4242-x1/5C…","device":2049,"inode":1311,"size":104857600}`
+public struct FileReference: Codable, Sendable, Hashable {
+  /// The file's absolute path.
+  public var path: String
+  /// Its device number (`st_dev`).
+  public var device: UInt64
+  /// Its inode number (`st_ino`).
+  public var inode: UInt64
+  /// Its size in bytes: the representation's length.
+  public var size: Int64
+
+  public init(path: String, device: UInt64, inode: UInt64, size: Int64) {
+    self.path = path
+    self.device = device
+    self.inode = inode
+    self.size = size
+  }
+}
+
+/// The answer to `read`, followed by the bytes as DATA frames and an END frame (or by END
+/// alone when it names a ``file``).
 ///
 /// `{"type":"public.utf8-plain-text","requested":"public.plain-text"}`
 public struct ReadResponse: Codable, Sendable, Hashable {
@@ -143,10 +175,14 @@ public struct ReadResponse: Codable, Sendable, Hashable {
   public var type: String
   /// The entry of the preference list that was served.
   public var requested: String
+  /// Where to copy the bytes from, when the request allowed it: then no DATA frame follows,
+  /// only END.
+  public var file: FileReference?
 
-  public init(type: String, requested: String) {
+  public init(type: String, requested: String, file: FileReference? = nil) {
     self.type = type
     self.requested = requested
+    self.file = file
   }
 }
 

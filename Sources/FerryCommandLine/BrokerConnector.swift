@@ -12,7 +12,7 @@ enum BrokerConnector {
 
   static func connect(timeout: Duration, clientName: String) throws -> BrokerClient? {
     do {
-      return try BrokerClient.connect(timeout: timeout, clientName: clientName)
+      return try BrokerClient.connect(timeout: timeout, clientName: clientName, pipelining: true)
     } catch let error where error.code == .noBroker {
       return nil
     } catch {
@@ -26,7 +26,7 @@ enum BrokerConnector {
     defer { client.close() }
     do {
       _ = try client.write(
-        request.representations.map { .data($0.data, type: $0.type.identifier) }, to: request.pasteboard,
+        request.representations.map { .data($0.data, type: $0.type) }, to: request.pasteboard,
         options: request.concealed ? [.concealed] : [])
       return true
     } catch {
@@ -39,7 +39,7 @@ enum BrokerConnector {
     guard let client = try connect(timeout: request.timeout + .seconds(10), clientName: "pbpaste") else { return false }
     defer { client.close() }
     do {
-      _ = try client.read(types: request.preferences.map(\.identifier), from: request.pasteboard, into: descriptor)
+      _ = try client.read(types: request.preferences, from: request.pasteboard, into: descriptor)
       return true
     } catch {
       throw failure(error)

@@ -21,7 +21,7 @@ public enum Copier {
     }
     try DetachedSelectionServer.spawn(
       selection: selection, display: display,
-      representations: request.representations.map { ($0.type, $0.data) }, concealed: request.concealed)
+      representations: request.representations.map { (TypeArgument.type(forIdentifier: $0.type), $0.data) }, concealed: request.concealed)
   }
 }
 
@@ -34,7 +34,8 @@ public enum Paster {
     try validate(request)
     if try BrokerConnector.paste(request, to: descriptor) { return }
     let direct = try directSelection(request)
-    try runBlocking { _ = try await direct.paste(preferences: request.preferences, to: descriptor) }
+    let preferences = request.preferences.map(TypeArgument.type(forIdentifier:))
+    try runBlocking { _ = try await direct.paste(preferences: preferences, to: descriptor) }
   }
 
   /// The types of the copy, in order.

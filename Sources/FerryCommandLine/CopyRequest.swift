@@ -5,13 +5,13 @@ import UniformTypeIdentifiers
 public struct CopyRequest: Sendable {
   /// The pasteboard's name.
   public var pasteboard: String
-  /// The representations, richest first.
-  public var representations: [(type: UTType, data: Data)]
+  /// The representations, richest first, each with its type identifier.
+  public var representations: [(type: String, data: Data)]
   /// Whether the copy is a secret.
   public var concealed: Bool
 
   /// Creates a request.
-  public init(pasteboard: String, representations: [(type: UTType, data: Data)], concealed: Bool) {
+  public init(pasteboard: String, representations: [(type: String, data: Data)], concealed: Bool) {
     self.pasteboard = pasteboard
     self.representations = representations
     self.concealed = concealed
@@ -20,11 +20,15 @@ public struct CopyRequest: Sendable {
 
 /// One paste: a pasteboard and the types wanted, best first.
 public struct PasteRequest: Sendable {
+  /// The pasteboard's name.
   public var pasteboard: String
-  public var preferences: [UTType]
+  /// The identifiers of the types wanted, best first (see ``TypeArgument/identifier(_:)``).
+  public var preferences: [String]
+  /// How long to wait for the owner or the broker.
   public var timeout: Duration
 
-  public init(pasteboard: String, preferences: [UTType], timeout: Duration) {
+  /// Creates a request.
+  public init(pasteboard: String, preferences: [String], timeout: Duration) {
     self.pasteboard = pasteboard
     self.preferences = preferences
     self.timeout = timeout
@@ -50,21 +54,29 @@ public enum InputReader {
 
 /// Deciding the type of one representation of a copy.
 public enum CopyPlanner {
-  /// The representation for `data`: the named type, or the inferred one.
+  /// The representation for `data`: the named type, or the inferred one, as an identifier.
+  ///
+  /// Text, named or inferred, never loads the type tables (see ``TypeArgument/identifier(_:)``).
   ///
   /// - Throws: ``CommandFailure``: status 1 for empty input, 2 for an unknown type, 5 for
   ///   bytes that are not UTF-8 given as UTF-8 text.
-  public static func representation(of data: Data, fileName: String?, type: String?) throws -> (type: UTType, data: Data) {
+  public static func representation(of data: Data, fileName: String?, type: String?) throws -> (type: String, data: Data) {
     guard !data.isEmpty else {
       throw CommandFailure("nothing to copy: the input is empty (the pasteboard keeps what it had)", status: .nothingAvailable)
     }
-    guard let type else { return (ContentType.infer(Array(data), fileName: fileName), data) }
-    let resolved = try TypeArgument.resolve(type)
-    if resolved == .utf8PlainText || resolved == .plainText, String(validating: data, as: UTF8.self) == nil {
+    guard let type else {
+      let bytes = Array(data)
+      if ContentType.looksLikeText(bytes) { return (TypeArgument.textIdentifier, data) }
+      return (ContentType.infer(bytes, fileName: fileName).identifier, data)
+    }
+    let identifier = try TypeArgument.identifier(type)
+    if [TypeArgument.textIdentifier, "public.plain-text"].contains(identifier.lowercased()),
+      String(validating: data, as: UTF8.self) == nil
+    {
       throw CommandFailure(
-        "the input is not UTF-8 text, so it cannot be copied as \(resolved.identifier) (give another --type, or none to detect it)",
+        "the input is not UTF-8 text, so it cannot be copied as \(identifier) (give another --type, or none to detect it)",
         status: .badInput)
     }
-    return (resolved, data)
+    return (identifier, data)
   }
 }

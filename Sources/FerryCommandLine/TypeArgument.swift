@@ -8,6 +8,7 @@ import UniformTypeIdentifiers
 /// try TypeArgument.resolve("png")          // public.png
 /// try TypeArgument.resolve(".png")         // public.png
 /// try TypeArgument.resolve("text")         // public.utf8-plain-text
+/// try TypeArgument.identifier("public.png")  // "public.png", without loading the type tables
 /// ```
 ///
 /// An identifier must be well formed (`com.example.profile`; declared or not — a program's
@@ -15,17 +16,42 @@ import UniformTypeIdentifiers
 /// type declares, so a typo is an error, not a new dynamic type. A MIME type is
 /// accepted even when nothing declares it: MIME types are open-ended.
 public enum TypeArgument {
-  /// Words people use for text.
-  static let aliases: [String: UTType] = [
-    "text": .utf8PlainText, "txt": .utf8PlainText, "string": .utf8PlainText,
-    "utf8": .utf8PlainText, "UTF8_STRING": .utf8PlainText,
+  /// Words people use for text, and the identifier each means.
+  static let aliases: [String: String] = [
+    "text": textIdentifier, "txt": textIdentifier, "string": textIdentifier,
+    "utf8": textIdentifier, "UTF8_STRING": textIdentifier,
   ]
+
+  /// `public.utf8-plain-text`, spelled out so that naming it costs no table look-up.
+  public static let textIdentifier = "public.utf8-plain-text"
+
+  /// The identifier `text` names, checked as ``resolve(_:)`` checks it.
+  ///
+  /// A well-formed identifier or an alias is answered without loading the type tables (the
+  /// broker or the X path resolves it when it is used), which keeps `pbpaste --type
+  /// com.example.profile` as quick to start as a plain `pbpaste`; MIME types and extensions
+  /// are looked up.
+  ///
+  /// - Throws: ``CommandFailure`` (status 2) naming the word when no type answers to it.
+  public static func identifier(_ text: String) throws -> String {
+    if let alias = aliases[text] { return alias }
+    if !text.hasPrefix("."), !text.contains("/"), text.contains("."), UTType._isWellFormedIdentifier(text) {
+      return text
+    }
+    return try resolve(text).identifier
+  }
+
+  /// The type an identifier from ``identifier(_:)`` names: its declaration when there is one,
+  /// else an imported type of that name (a program's own type).
+  public static func type(forIdentifier identifier: String) -> UTType {
+    UTType(identifier) ?? UTType(importedAs: identifier)
+  }
 
   /// Resolves `text` to a type.
   ///
   /// - Throws: ``CommandFailure`` (status 2) naming the word when no type answers to it.
   public static func resolve(_ text: String) throws -> UTType {
-    if let alias = aliases[text] { return alias }
+    if let alias = aliases[text] { return type(forIdentifier: alias) }
     if text.contains("/") {
       guard let type = UTType(mimeType: text, conformingTo: .item) ?? UTType(mimeType: text) else {
         throw unknown(text)

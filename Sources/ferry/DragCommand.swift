@@ -78,8 +78,9 @@ extension Ferry {
         var representations: [PasteboardRepresentation] = []
         var described: [String] = []
         for (file, name) in zip(files, type) {
-          let (resolved, data) = try CopyPlanner.representation(
+          let (identifier, data) = try CopyPlanner.representation(
             of: try InputReader.read(file: file), fileName: file, type: name)
+          let resolved = TypeArgument.type(forIdentifier: identifier)
           representations.append(.data(data, type: resolved))
           described.append("\(resolved.identifier), \(data.count) bytes")
         }

@@ -32,7 +32,7 @@ extension Ferry {
     }
 
     func run() throws {
-      var representations: [(type: UTType, data: Data)] = []
+      var representations: [(type: String, data: Data)] = []
       for (index, file) in files.enumerated() {
         let data = try InputReader.read(file: file)
         representations.append(
@@ -54,7 +54,7 @@ extension Ferry {
     var timeout: Double = 5
 
     func run() throws {
-      let preferences = type.isEmpty ? [UTType.utf8PlainText, .plainText] : try type.map(TypeArgument.resolve)
+      let preferences = type.isEmpty ? [TypeArgument.textIdentifier, "public.plain-text"] : try type.map(TypeArgument.identifier)
       try Paster.paste(
         PasteRequest(pasteboard: options.pasteboard, preferences: preferences, timeout: .milliseconds(Int(timeout * 1000))),
         to: 1)

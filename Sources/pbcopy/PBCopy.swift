@@ -38,7 +38,10 @@ struct PBCopy: ParsableCommand {
       DetachedSelectionServer.serve(Array(arguments.dropFirst(2)))
     }
     do {
-      let command = try parse(Array(arguments.dropFirst()))
+      let arguments = Array(arguments.dropFirst())
+      // The common command lines skip the argument parser's start-up work; anything else
+      // (help, mistakes) goes through it for its messages.
+      let command = try Self.quickParse(arguments) ?? parse(arguments)
       try command.copy()
     } catch let failure as CommandFailure {
       reportError("pbcopy", failure.message)
@@ -51,6 +54,34 @@ struct PBCopy: ParsableCommand {
       }
       exit(withError: error)
     }
+  }
+
+  /// The command for plain argument lists (`-pboard`, `--type`, `--sensitive`, one file), or
+  /// `nil` for anything else.
+  static func quickParse(_ arguments: [String]) throws -> PBCopy? {
+    var command = PBCopy()
+    command.pasteboard = "general"
+    command.type = nil
+    command.sensitive = false
+    command.file = nil
+    var index = 0
+    func value() -> String? {
+      index += 1
+      return index < arguments.count ? arguments[index] : nil
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "-pboard": guard let name = value() else { return nil }; command.pasteboard = name
+      case "--type": guard let type = value() else { return nil }; command.type = type
+      case "--sensitive": command.sensitive = true
+      default:
+        guard command.file == nil, argument == "-" || !argument.hasPrefix("-") else { return nil }
+        command.file = argument
+      }
+      index += 1
+    }
+    return command
   }
 
   func copy() throws {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FerryCommandLine
 import Foundation
-import UniformTypeIdentifiers
 
 /// `pbpaste`: writes a pasteboard's contents to standard output, as on macOS.
 @main
@@ -77,7 +76,7 @@ struct PBPaste: ParsableCommand {
     }
     while index < arguments.count {
       switch arguments[index] {
-      case "-pboard", "--pboard": guard let name = value() else { return nil }; command.pasteboard = name
+      case "-pboard": guard let name = value() else { return nil }; command.pasteboard = name
       case "-Prefer": guard let kind = value().flatMap(Preference.init(rawValue:)) else { return nil }; command.prefer = kind
       case "--type": guard let type = value() else { return nil }; command.type = type
       case "--list-types": command.listTypes = true
@@ -99,12 +98,14 @@ struct PBPaste: ParsableCommand {
     try Paster.paste(request, to: 1)
   }
 
-  private func preferences() throws -> [UTType] {
-    if let type { return [try TypeArgument.resolve(type)] }
-    let text: [UTType] = [.utf8PlainText, .plainText]
+  /// The identifiers wanted, best first. Only a MIME type or an extension in `--type` loads
+  /// the type tables: a plain `pbpaste` starts without them.
+  private func preferences() throws -> [String] {
+    if let type { return [try TypeArgument.identifier(type)] }
+    let text = [TypeArgument.textIdentifier, "public.plain-text"]
     switch prefer {
-    case .rtf: return [.rtf] + text
-    case .ps: return [UTType("com.adobe.postscript") ?? UTType(mimeType: "application/postscript")!] + text
+    case .rtf: return ["public.rtf"] + text
+    case .ps: return [try TypeArgument.identifier("application/postscript")] + text
     case .txt, .ascii, nil: return text
     }
   }

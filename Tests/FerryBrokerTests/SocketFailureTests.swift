@@ -166,6 +166,20 @@ import UniformTypeIdentifiers
     }
   }
 
+  @Test func aPipeliningClientLearnsOfTheRefusalFromItsFirstCall() async throws {
+    try await SocketFixture.with({ $0.peerUID = getuid() &+ 1 }) { fixture in
+      let error = try await blocking { () -> BrokerClientError? in
+        let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(10), pipelining: true)
+        do {
+          _ = try client.read(types: ["public.utf8-plain-text"])
+          return nil
+        } catch { return error as? BrokerClientError }
+      }
+      #expect(error?.code == .forbidden)
+      #expect(error?.exitCode == 5)
+    }
+  }
+
   @Test func admissionIsForTheBrokersOwnUserOnly() {
     let broker: UInt32 = 1000
     #expect(PeerCredentials(pid: 1, uid: 1000, gid: 1000).admission(byUserID: broker) == .admit)

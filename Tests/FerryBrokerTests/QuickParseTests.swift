@@ -1,0 +1,54 @@
+import Testing
+
+@testable import pbcopy
+@testable import pbpaste
+
+/// `pbcopy` and `pbpaste` read their common command lines without the argument parser (it
+/// costs start-up time); what they make of them must be what the parser makes, and anything
+/// unusual must go to the parser.
+@Suite struct QuickParseTests {
+  static let pasteLines: [[String]] = [
+    [], ["-pboard", "primary"], ["-pboard", "find"], ["-Prefer", "rtf"], ["-Prefer", "ps"],
+    ["--type", "image/png"], ["--list-types"], ["--timeout", "0.5"],
+    ["-pboard", "primary", "--type", "com.example.profile", "--timeout", "2", "--list-types"],
+  ]
+
+  @Test(arguments: pasteLines)
+  func pbpasteAgreesWithTheParser(_ arguments: [String]) throws {
+    let quick = try #require(try PBPaste.quickParse(arguments))
+    let parsed = try PBPaste.parse(arguments)
+    #expect(quick.pasteboard == parsed.pasteboard)
+    #expect(quick.prefer == parsed.prefer)
+    #expect(quick.type == parsed.type)
+    #expect(quick.listTypes == parsed.listTypes)
+    #expect(quick.timeout == parsed.timeout)
+  }
+
+  @Test(arguments: [
+    ["--help"], ["-h"], ["-Prefer", "doc"], ["--timeout", "soon"], ["--timeout", "-1"], ["--type"],
+    ["extra"], ["--list-types=yes"], ["--pboard", "find"],
+  ])
+  func pbpasteLeavesTheRestToTheParser(_ arguments: [String]) throws {
+    #expect(try PBPaste.quickParse(arguments) == nil)
+  }
+
+  static let copyLines: [[String]] = [
+    [], ["-"], ["notes.txt"], ["-pboard", "primary"], ["--type", "png", "picture"], ["--sensitive"],
+    ["-pboard", "secrets", "--sensitive", "--type", "text", "-"],
+  ]
+
+  @Test(arguments: copyLines)
+  func pbcopyAgreesWithTheParser(_ arguments: [String]) throws {
+    let quick = try #require(try PBCopy.quickParse(arguments))
+    let parsed = try PBCopy.parse(arguments)
+    #expect(quick.pasteboard == parsed.pasteboard)
+    #expect(quick.type == parsed.type)
+    #expect(quick.sensitive == parsed.sensitive)
+    #expect(quick.file == parsed.file)
+  }
+
+  @Test(arguments: [["--help"], ["-x"], ["one", "two"], ["--type"], ["-pboard"], ["--sensitive=1"]])
+  func pbcopyLeavesTheRestToTheParser(_ arguments: [String]) throws {
+    #expect(try PBCopy.quickParse(arguments) == nil)
+  }
+}
