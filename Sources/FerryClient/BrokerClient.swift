@@ -97,7 +97,7 @@ public final class BrokerClient {
     self.socket = socket
     self.hello = HelloResponse(version: 0, pid: 0)
     // The answer is read by `completeHello`, at once or before the first call's answer.
-    try send(.json(.request, HelloRequest(client: clientName)))
+    try send(Frame(kind: .request, body: HelloRequest(client: clientName).compactJSON.serialized))
     helloPending = true
   }
 
@@ -111,7 +111,7 @@ public final class BrokerClient {
     case .error: throw try brokerError(from: frame)
     default: throw protocolViolation("\(frame.kind) frame instead of an answer to hello")
     }
-    let answer = try decode(HelloResponse.self, from: frame)
+    let answer = try compact(frame, HelloResponse.init(compact:))
     guard answer.version == FerryProtocol.version else {
       close()
       throw BrokerClientError(
@@ -211,16 +211,16 @@ public final class BrokerClient {
   ) throws(BrokerClientError) -> String {
     // A spooled representation is copied from the broker's file inside the kernel; when that
     // file is gone by the time it is opened (the item was replaced), ask again for the bytes.
-    try send(.json(.request, ReadRequest(pasteboard: pasteboard, types: types, inPlace: true)))
-    let answer = try expectResponse(ReadResponse.self)
+    try send(Frame(kind: .request, body: ReadRequest(pasteboard: pasteboard, types: types, inPlace: true).compactJSON.serialized))
+    let answer = try compact(try responseFrame(), ReadResponse.init(compact:))
     try receiveRepresentation { bytes throws(BrokerClientError) in
       if answer.file != nil { throw protocolViolation("DATA after a file answer") }
       try Self.writeAll(bytes, to: descriptor)
     }
     guard let file = answer.file else { return answer.type }
     if try copyInPlace(file, to: descriptor) { return answer.type }
-    try send(.json(.request, ReadRequest(pasteboard: pasteboard, types: types)))
-    let again = try expectResponse(ReadResponse.self)
+    try send(Frame(kind: .request, body: ReadRequest(pasteboard: pasteboard, types: types).compactJSON.serialized))
+    let again = try compact(try responseFrame(), ReadResponse.init(compact:))
     try receiveRepresentation { bytes throws(BrokerClientError) in
       try Self.writeAll(bytes, to: descriptor)
     }
@@ -504,11 +504,27 @@ public final class BrokerClient {
   }
 
   private func expectResponse<T: Decodable>(_ type: T.Type) throws(BrokerClientError) -> T {
+    try decode(type, from: try responseFrame())
+  }
+
+  /// The next frame, a RESPONSE; an ERROR is thrown.
+  private func responseFrame() throws(BrokerClientError) -> Frame {
     let frame = try receiveFrame(within: timeout, waitingFor: "answer")
     switch frame.kind {
-    case .response: return try decode(type, from: frame)
+    case .response: return frame
     case .error: throw try brokerError(from: frame)
     default: throw protocolViolation("\(frame.kind) frame instead of an answer")
+    }
+  }
+
+  /// A message of a short paste read from `frame` without `Codable` (see ``CompactJSON``).
+  private func compact<T>(_ frame: Frame, _ make: (CompactJSON) throws(CompactDecodingError) -> T)
+    throws(BrokerClientError) -> T
+  {
+    do throws(CompactDecodingError) {
+      return try make(try CompactJSON.object(in: frame))
+    } catch {
+      throw protocolViolation("cannot read the broker's \(frame.kind) frame: \(error)")
     }
   }
 
@@ -559,7 +575,7 @@ public final class BrokerClient {
   }
 
   private func brokerError(from frame: Frame) throws(BrokerClientError) -> BrokerClientError {
-    let body = try decode(ErrorBody.self, from: frame)
+    let body = try compact(frame, ErrorBody.init(compact:))
     return BrokerClientError(code: body.code, message: body.message)
   }
 

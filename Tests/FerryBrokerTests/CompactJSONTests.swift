@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import FerryClient
+
+/// The short paste's messages are written and read without `Codable`; both ways must agree
+/// with the `Codable` forms the broker uses, byte for byte where the client writes.
+@Suite struct CompactJSONTests {
+  static let awkward = "a \"quoted\" \\ path/with/slashes\ttab\nline \u{1} é 😀"
+
+  static func codable(_ value: some Encodable) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return Array(try encoder.encode(value))
+  }
+
+  @Test(arguments: [HelloRequest(), HelloRequest(client: "pbpaste"), HelloRequest(version: 7, client: awkward)])
+  func helloIsWrittenAsCodableWritesIt(_ request: HelloRequest) throws {
+    let compact = request.compactJSON.serialized
+    #expect(String(decoding: compact, as: UTF8.self) == String(decoding: try Self.codable(request), as: UTF8.self))
+    #expect(try JSONDecoder().decode(HelloRequest.self, from: Data(compact)) == request)
+  }
+
+  @Test(arguments: [
+    ReadRequest(types: []), ReadRequest(types: ["public.utf8-plain-text", "public.plain-text"]),
+    ReadRequest(pasteboard: "primary", types: ["image/png"], inPlace: true),
+    ReadRequest(pasteboard: awkward, types: [awkward], inPlace: false),
+  ])
+  func readIsWrittenAsCodableWritesIt(_ request: ReadRequest) throws {
+    let compact = request.compactJSON.serialized
+    #expect(String(decoding: compact, as: UTF8.self) == String(decoding: try Self.codable(request), as: UTF8.self))
+    #expect(try JSONDecoder().decode(ReadRequest.self, from: Data(compact)) == request)
+  }
+
+  @Test(arguments: [
+    ReadResponse(type: "public.utf8-plain-text", requested: "public.plain-text"),
+    ReadResponse(
+      type: "public.data", requested: "application/octet-stream",
+      file: FileReference(path: "/home/ana/.cache/ferry/spool/1-x/" + awkward, device: 2049, inode: UInt64.max - 5, size: 104_857_600)),
+  ])
+  func readAnswersAreReadAsCodableReadsThem(_ response: ReadResponse) throws {
+    let parsed = try CompactJSON.parse(try Self.codable(response))
+    #expect(try ReadResponse(compact: parsed) == response)
+  }
+
+  @Test func helloAnswersAndErrorsAreReadAsCodableReadsThem() throws {
+    let hello = HelloResponse(version: 1, broker: "ferry", pid: 4242)
+    #expect(try HelloResponse(compact: try CompactJSON.parse(try Self.codable(hello))) == hello)
+    let error = ErrorBody(code: .notAvailable, message: Self.awkward)
+    #expect(try ErrorBody(compact: try CompactJSON.parse(try Self.codable(error))) == error)
+    // A code this version does not know comes through as itself.
+    let unknown = try CompactJSON.parse(Array(#"{"code":"fromTheFuture","message":"m","extra":[1,{"a":null}]}"#.utf8))
+    #expect(try ErrorBody(compact: unknown).code.rawValue == "fromTheFuture")
+  }
+
+  @Test func escapesAndNestingAreRead() throws {
+    let text = #" { "a" : [ true , false , null , -1.5e3 , 12 ] , "b" : "\u00e9\ud83d\ude00\/\"\\\b\f\n\r\t" } "#
+    let value = try CompactJSON.parse(Array(text.utf8))
+    #expect(value["a"] == .array([.bool(true), .bool(false), .null, .number("-1.5e3"), .number("12")]))
+    #expect(value["b"]?.string == "é😀/\"\\\u{8}\u{c}\n\r\t")
+    #expect(value["a"]?.array?.last?.integer == 12)
+  }
+
+  @Test(arguments: [
+    "", "{", "{\"a\":1,}", "[1,]", "\"open", "\"tab\there\"", "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"", "+1", "inf",
+    "0x10", "{\"a\" 1}", "{1:2}", "[1] 2", "tru", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+  ])
+  func malformedJSONIsRefused(_ text: String) {
+    #expect(throws: CompactJSON.SyntaxError.self) { try CompactJSON.parse(Array(text.utf8)) }
+  }
+
+  @Test func invalidUTF8InAStringIsRefused() {
+    #expect(throws: CompactJSON.SyntaxError.self) { try CompactJSON.parse([0x22, 0xC3, 0x28, 0x22]) }
+  }
+
+  @Test func missingOrMistypedMembersAreNamed() throws {
+    let noType = try CompactJSON.parse(Array(#"{"requested":"x"}"#.utf8))
+    #expect(throws: CompactDecodingError.self) { try ReadResponse(compact: noType) }
+    let badPid = try CompactJSON.parse(Array(#"{"version":1,"broker":"ferry","pid":99999999999}"#.utf8))
+    #expect(throws: CompactDecodingError.self) { try HelloResponse(compact: badPid) }
+  }
+}
