@@ -41,7 +41,7 @@ public final class BrokerClient {
   /// Connects to the broker at the default socket and says hello.
   ///
   /// - Parameters:
-  ///   - location: The socket; ``SocketPath/resolve(environment:uid:)`` by default. Its
+  ///   - location: The socket; ``SocketPath/resolve(uid:)`` by default. Its
   ///     directory must be ours and closed to others.
   ///   - timeout: The longest wait for progress, for connecting and for every call.
   ///   - clientName: A name for the broker's log.

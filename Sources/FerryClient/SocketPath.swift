@@ -59,17 +59,25 @@ public struct SocketPath: Sendable, Hashable, CustomStringConvertible {
   /// The socket for the environment, following the rules above.
   ///
   /// - Parameters:
-  ///   - environment: The variables `FERRY_SOCKET`, `XDG_RUNTIME_DIR` and `DISPLAY`; the
-  ///     process's own by default.
+  ///   - environment: The variables `FERRY_SOCKET`, `XDG_RUNTIME_DIR` and `DISPLAY`.
   ///   - uid: The user; the process's real user by default.
-  public static func resolve(
-    environment: [String: String] = processEnvironment(), uid: uid_t = getuid()
-  ) -> SocketPath {
-    if let explicit = environment["FERRY_SOCKET"], !explicit.isEmpty {
+  public static func resolve(environment: [String: String], uid: uid_t = getuid()) -> SocketPath {
+    resolve(uid: uid) { environment[$0] }
+  }
+
+  /// The socket for the process's environment (`FERRY_SOCKET`, `XDG_RUNTIME_DIR`, `DISPLAY`)
+  /// and `uid`: see ``resolve(environment:uid:)``. Builds no dictionary, which a short
+  /// command's start-up would pay for.
+  public static func resolve(uid: uid_t = getuid()) -> SocketPath {
+    resolve(uid: uid) { name in getenv(name).map { String(cString: $0) } }
+  }
+
+  private static func resolve(uid: uid_t, _ variable: (String) -> String?) -> SocketPath {
+    if let explicit = variable("FERRY_SOCKET"), !explicit.isEmpty {
       return SocketPath(path: explicit)
     }
-    let name = socketName(forDisplay: environment["DISPLAY"]) + ".sock"
-    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+    let name = socketName(forDisplay: variable("DISPLAY")) + ".sock"
+    if let runtime = variable("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
       let base = runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime
       return SocketPath(directory: base + "/ferry", fileName: name)
     }

@@ -41,8 +41,8 @@ struct PBCopy: ParsableCommand {
       let arguments = Array(arguments.dropFirst())
       // The common command lines skip the argument parser's start-up work; anything else
       // (help, mistakes) goes through it for its messages.
-      let command = try Self.quickParse(arguments) ?? parse(arguments)
-      try command.copy()
+      let invocation = try Self.quickParse(arguments) ?? parse(arguments).invocation
+      try invocation.copy()
     } catch let failure as CommandFailure {
       reportError("pbcopy", failure.message)
       Foundation.exit(failure.status.rawValue)
@@ -56,14 +56,15 @@ struct PBCopy: ParsableCommand {
     }
   }
 
-  /// The command for plain argument lists (`-pboard`, `--type`, `--sensitive`, one file), or
-  /// `nil` for anything else.
-  static func quickParse(_ arguments: [String]) throws -> PBCopy? {
-    var command = PBCopy()
-    command.pasteboard = "general"
-    command.type = nil
-    command.sensitive = false
-    command.file = nil
+  /// What the parsed command line asks for.
+  var invocation: CopyInvocation {
+    CopyInvocation(pasteboard: pasteboard, type: type, sensitive: sensitive, file: file)
+  }
+
+  /// What plain argument lists (`-pboard`, `--type`, `--sensitive`, one file) ask for, or
+  /// `nil` for anything else. Builds no `PBCopy`: its argument wrappers cost start-up time too.
+  static func quickParse(_ arguments: [String]) throws -> CopyInvocation? {
+    var command = CopyInvocation()
     var index = 0
     func value() -> String? {
       index += 1
@@ -83,6 +84,14 @@ struct PBCopy: ParsableCommand {
     }
     return command
   }
+}
+
+/// One `pbcopy`: what its command line asks for, however it was parsed.
+struct CopyInvocation: Equatable {
+  var pasteboard = "general"
+  var type: String?
+  var sensitive = false
+  var file: String?
 
   func copy() throws {
     let input = try InputReader.read(file: file)

@@ -45,8 +45,8 @@ struct PBPaste: ParsableCommand {
       let arguments = Array(CommandLine.arguments.dropFirst())
       // The common command lines skip the argument parser's start-up work; anything else
       // (help, mistakes) goes through it for its messages.
-      let command = try Self.quickParse(arguments) ?? parse(arguments)
-      try command.paste()
+      let invocation = try Self.quickParse(arguments) ?? parse(arguments).invocation
+      try invocation.paste()
     } catch let failure as CommandFailure {
       reportError("pbpaste", failure.message)
       Foundation.exit(failure.status.rawValue)
@@ -60,15 +60,16 @@ struct PBPaste: ParsableCommand {
     }
   }
 
-  /// The command for plain argument lists (`-pboard`, `-Prefer`, `--type`, `--list-types`,
-  /// `--timeout`), or `nil` for anything else.
-  static func quickParse(_ arguments: [String]) throws -> PBPaste? {
-    var command = PBPaste()
-    command.pasteboard = "general"
-    command.prefer = nil
-    command.type = nil
-    command.listTypes = false
-    command.timeout = 5
+  /// What the parsed command line asks for.
+  var invocation: PasteInvocation {
+    PasteInvocation(pasteboard: pasteboard, prefer: prefer, type: type, listTypes: listTypes, timeout: timeout)
+  }
+
+  /// What plain argument lists (`-pboard`, `-Prefer`, `--type`, `--list-types`, `--timeout`)
+  /// ask for, or `nil` for anything else. Builds no `PBPaste`: its argument wrappers cost
+  /// start-up time too.
+  static func quickParse(_ arguments: [String]) throws -> PasteInvocation? {
+    var command = PasteInvocation()
     var index = 0
     func value() -> String? {
       index += 1
@@ -87,6 +88,15 @@ struct PBPaste: ParsableCommand {
     }
     return command
   }
+}
+
+/// One `pbpaste`: what its command line asks for, however it was parsed.
+struct PasteInvocation: Equatable {
+  var pasteboard = "general"
+  var prefer: PBPaste.Preference?
+  var type: String?
+  var listTypes = false
+  var timeout: Double = 5
 
   func paste() throws {
     let request = PasteRequest(

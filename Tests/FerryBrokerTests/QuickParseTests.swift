@@ -16,12 +16,7 @@ import Testing
   @Test(arguments: pasteLines)
   func pbpasteAgreesWithTheParser(_ arguments: [String]) throws {
     let quick = try #require(try PBPaste.quickParse(arguments))
-    let parsed = try PBPaste.parse(arguments)
-    #expect(quick.pasteboard == parsed.pasteboard)
-    #expect(quick.prefer == parsed.prefer)
-    #expect(quick.type == parsed.type)
-    #expect(quick.listTypes == parsed.listTypes)
-    #expect(quick.timeout == parsed.timeout)
+    #expect(quick == (try PBPaste.parse(arguments)).invocation)
   }
 
   @Test(arguments: [
@@ -40,11 +35,7 @@ import Testing
   @Test(arguments: copyLines)
   func pbcopyAgreesWithTheParser(_ arguments: [String]) throws {
     let quick = try #require(try PBCopy.quickParse(arguments))
-    let parsed = try PBCopy.parse(arguments)
-    #expect(quick.pasteboard == parsed.pasteboard)
-    #expect(quick.type == parsed.type)
-    #expect(quick.sensitive == parsed.sensitive)
-    #expect(quick.file == parsed.file)
+    #expect(quick == (try PBCopy.parse(arguments)).invocation)
   }
 
   @Test(arguments: [["--help"], ["-x"], ["one", "two"], ["--type"], ["-pboard"], ["--sensitive=1"]])
