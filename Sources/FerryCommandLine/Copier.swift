@@ -34,6 +34,13 @@ public enum Paster {
     try validate(request)
     if try BrokerConnector.paste(request, to: descriptor) { return }
     let direct = try directSelection(request)
+    // Plain text, the common paste, is asked for at once, as xsel does: no TARGETS round trip
+    // and no type tables. Any other answer takes the general way.
+    if request.preferences.first == TypeArgument.textIdentifier,
+      try runBlocking({ try await direct.pasteUTF8Text(to: descriptor) })
+    {
+      return
+    }
     let preferences = request.preferences.map(TypeArgument.type(forIdentifier:))
     try runBlocking { _ = try await direct.paste(preferences: preferences, to: descriptor) }
   }

@@ -61,6 +61,21 @@ public struct DirectSelection: Sendable {
       })
   }
 
+  /// Writes the owner's `UTF8_STRING` to `descriptor`, asked for without looking at its
+  /// targets first.
+  ///
+  /// - Returns: `false`, having written nothing, when the owner refuses `UTF8_STRING`.
+  /// - Throws: ``CommandFailure``: status 1 when nobody owns the selection, 4 on a timeout.
+  public func pasteUTF8Text(to descriptor: Int32) async throws -> Bool {
+    do {
+      _ = try await display.read(selection, target: "UTF8_STRING", into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
+      return true
+    } catch let error as X11Error {
+      if case .refused = error { return false }
+      throw Self.failure(error, selection: selection)
+    }
+  }
+
   /// Writes the first of `preferences` the owner can serve to `descriptor`.
   ///
   /// - Returns: The type written.
