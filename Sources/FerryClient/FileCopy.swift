@@ -23,15 +23,14 @@ enum FileCopy {
   /// Copies `count` bytes of `source`, from its start, to `destination`.
   static func copy(from source: Int32, count: Int, to destination: Int32) throws(Failure) {
     var offset: off_t = 0
-    var method = Method.sendfile
+    var kernelCopies = true
     while Int(offset) < count {
       let remaining = count - Int(offset)
       let chunk = min(remaining, 1 << 30)
       let moved: Int
-      switch method {
-      case .sendfile:
+      if kernelCopies {
         moved = sendfile(destination, source, &offset, chunk)
-      case .readWrite:
+      } else {
         moved = try readWrite(source, at: &offset, count: chunk, to: destination)
       }
       if moved > 0 { continue }
@@ -43,17 +42,12 @@ enum FileCopy {
         _ = poll(&entry, 1, -1)
         continue
       }
-      // A destination sendfile cannot write (O_APPEND): the read/write loop — only before
-      // the first byte, so a failure halfway is not retried.
+      // A destination sendfile cannot write (O_APPEND, a terminal): the read/write loop —
+      // only before the first byte, so a failure halfway is not retried.
       let unsupported = [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(error)
-      guard unsupported, offset == 0, method != .readWrite else { throw .destination(error) }
-      method = method.next
+      guard unsupported, offset == 0, kernelCopies else { throw .destination(error) }
+      kernelCopies = false
     }
-  }
-
-  private enum Method {
-    case sendfile, readWrite
-    var next: Method { .readWrite }
   }
 
   /// One buffer's worth through user space, for destinations the kernel cannot copy to.
