@@ -41,7 +41,10 @@ let package = Package(
       ]),
     .target(
       name: "FerryCommandLine",
-      dependencies: ["FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
+      dependencies: [
+        "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .target(name: "FerryTestSupport"),
     .executableTarget(
       name: "ferry",

@@ -211,20 +211,10 @@ public final class BrokerClient {
   ) throws(BrokerClientError) -> String {
     // A spooled representation is copied from the broker's file inside the kernel; when that
     // file is gone by the time it is opened (the item was replaced), ask again for the bytes.
-    try send(Frame(kind: .request, body: ReadRequest(pasteboard: pasteboard, types: types, inPlace: true).compactJSON.serialized))
-    let answer = try compact(try responseFrame(), ReadResponse.init(compact:))
-    try receiveRepresentation { bytes throws(BrokerClientError) in
-      if answer.file != nil { throw protocolViolation("DATA after a file answer") }
-      try Self.writeAll(bytes, to: descriptor)
-    }
-    guard let file = answer.file else { return answer.type }
-    if try copyInPlace(file, to: descriptor) { return answer.type }
-    try send(Frame(kind: .request, body: ReadRequest(pasteboard: pasteboard, types: types).compactJSON.serialized))
-    let again = try compact(try responseFrame(), ReadResponse.init(compact:))
-    try receiveRepresentation { bytes throws(BrokerClientError) in
-      try Self.writeAll(bytes, to: descriptor)
-    }
-    return again.type
+    let write = { (bytes: [UInt8]) throws(BrokerClientError) in try Self.writeAll(bytes, to: descriptor) }
+    let answer = try requestRead(types, from: pasteboard, inPlace: true, consume: write)
+    guard let file = answer.file, try !copyInPlace(file, to: descriptor) else { return answer.type }
+    return try requestRead(types, from: pasteboard, inPlace: nil, consume: write).type
   }
 
   /// Reads the first of `types` the pasteboard serves into memory.
@@ -234,11 +224,24 @@ public final class BrokerClient {
   public func read(
     types: [String], from pasteboard: String = FerryProtocol.defaultPasteboard
   ) throws(BrokerClientError) -> (type: String, data: Data) {
-    try send(.json(.request, ReadRequest(pasteboard: pasteboard, types: types)))
-    let answer = try expectResponse(ReadResponse.self)
     var data = Data()
-    try receiveRepresentation { bytes in data.append(contentsOf: bytes) }
+    let answer = try requestRead(types, from: pasteboard, inPlace: nil) { bytes in data.append(contentsOf: bytes) }
     return (answer.type, data)
+  }
+
+  /// Sends a read and hands the bytes that follow its answer to `consume`.
+  private func requestRead(
+    _ types: [String], from pasteboard: String, inPlace: Bool?,
+    consume: ([UInt8]) throws(BrokerClientError) -> Void
+  ) throws(BrokerClientError) -> ReadResponse {
+    let request = ReadRequest(pasteboard: pasteboard, types: types, inPlace: inPlace)
+    try send(Frame(kind: .request, body: request.compactJSON.serialized))
+    let answer = try compact(try responseFrame(), ReadResponse.init(compact:))
+    try receiveRepresentation { bytes throws(BrokerClientError) in
+      if answer.file != nil { throw protocolViolation("DATA after a file answer") }
+      try consume(bytes)
+    }
+    return answer
   }
 
   /// What a pasteboard holds: its types, stored and converted, its change count, whether it

@@ -84,15 +84,6 @@ public struct SocketPath: Sendable, Hashable, CustomStringConvertible {
     return SocketPath(directory: "/tmp/ferry-\(uid)", fileName: name)
   }
 
-  /// The variables ``resolve(environment:uid:)`` reads, from the process environment.
-  public static func processEnvironment() -> [String: String] {
-    var environment: [String: String] = [:]
-    for name in ["FERRY_SOCKET", "XDG_RUNTIME_DIR", "DISPLAY"] {
-      if let value = getenv(name) { environment[name] = String(cString: value) }
-    }
-    return environment
-  }
-
   /// The socket's base name for a `DISPLAY` value: `display-<host>-<number>` (the host
   /// left out when empty, the screen number dropped, characters other than letters, digits,
   /// `.`, `_` and `-` replaced by `_`), or `headless` without a display.

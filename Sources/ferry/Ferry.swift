@@ -24,23 +24,13 @@ struct Ferry: ParsableCommand {
     if arguments.count > 1, arguments[1] == DetachedSelectionServer.flag {
       DetachedSelectionServer.serve(Array(arguments.dropFirst(2)))
     }
-    do {
+    runAsTool("ferry") {
       var command = try parseAsRoot(Array(arguments.dropFirst()))
       if var asyncCommand = command as? any AsyncParsableCommandRunner {
         try asyncCommand.runBlocking()
       } else {
         try command.run()
       }
-    } catch let failure as CommandFailure {
-      reportError("ferry", failure.message)
-      Foundation.exit(failure.status.rawValue)
-    } catch {
-      // Usage mistakes exit with 2, like every other Ferry usage failure (not EX_USAGE's 64).
-      if exitCode(for: error) == .validationFailure {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(ExitStatus.usage.rawValue)
-      }
-      exit(withError: error)
     }
   }
 }

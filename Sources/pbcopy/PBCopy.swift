@@ -37,22 +37,12 @@ struct PBCopy: ParsableCommand {
     if arguments.count > 1, arguments[1] == DetachedSelectionServer.flag {
       DetachedSelectionServer.serve(Array(arguments.dropFirst(2)))
     }
-    do {
+    runAsTool("pbcopy") {
       let arguments = Array(arguments.dropFirst())
       // The common command lines skip the argument parser's start-up work; anything else
       // (help, mistakes) goes through it for its messages.
       let invocation = try Self.quickParse(arguments) ?? parse(arguments).invocation
       try invocation.copy()
-    } catch let failure as CommandFailure {
-      reportError("pbcopy", failure.message)
-      Foundation.exit(failure.status.rawValue)
-    } catch {
-      // Usage mistakes exit with 2, like every other Ferry usage failure (not EX_USAGE's 64).
-      if exitCode(for: error) == .validationFailure {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(ExitStatus.usage.rawValue)
-      }
-      exit(withError: error)
     }
   }
 

@@ -41,22 +41,12 @@ struct PBPaste: ParsableCommand {
   var timeout: Double = 5
 
   static func main() {
-    do {
+    runAsTool("pbpaste") {
       let arguments = Array(CommandLine.arguments.dropFirst())
       // The common command lines skip the argument parser's start-up work; anything else
       // (help, mistakes) goes through it for its messages.
       let invocation = try Self.quickParse(arguments) ?? parse(arguments).invocation
       try invocation.paste()
-    } catch let failure as CommandFailure {
-      reportError("pbpaste", failure.message)
-      Foundation.exit(failure.status.rawValue)
-    } catch {
-      // Usage mistakes exit with 2, like every other Ferry usage failure (not EX_USAGE's 64).
-      if exitCode(for: error) == .validationFailure {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(ExitStatus.usage.rawValue)
-      }
-      exit(withError: error)
     }
   }
 

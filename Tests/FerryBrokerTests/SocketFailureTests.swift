@@ -202,12 +202,7 @@ import UniformTypeIdentifiers
     let location = SocketPath(directory: root, fileName: "mute.sock")
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(listener) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(location.path.utf8) + [0]) }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    let bound = withUnixAddress(location.path) { bind(listener, $0, $1) }
     #expect(bound == 0)
     #expect(listen(listener, 4) == 0)
     let error = try await blocking { () -> BrokerClientError? in

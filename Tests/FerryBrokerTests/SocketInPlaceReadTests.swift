@@ -200,18 +200,7 @@ enum ScriptedBroker {
 
   private static func listen(at path: String) throws -> Int32 {
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      let bytes = Array(path.utf8)
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let bound = withUnixAddress(path) { bind(descriptor, $0, $1) }
     guard bound == 0, Glibc.listen(descriptor, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
     return descriptor
   }

@@ -159,16 +159,7 @@ import Testing
     let location = SocketPath(directory: root, fileName: "s.sock")
     // A socket file nobody listens on: what a crashed broker leaves.
     let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: Array(location.path.utf8) + [0])
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let bound = withUnixAddress(location.path) { bind(stale, $0, $1) }
     #expect(bound == 0)
     close(stale)
 

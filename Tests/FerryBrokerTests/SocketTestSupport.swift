@@ -161,6 +161,16 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
   }
 }
 
+/// Calls `body` with the Unix socket address of `path` (`bind` or `connect` take it).
+func withUnixAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+  return withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+  }
+}
+
 /// A connection that speaks frames by hand: for malformed and partial input.
 final class RawConnection: @unchecked Sendable {
   let descriptor: Int32
@@ -169,18 +179,7 @@ final class RawConnection: @unchecked Sendable {
   init(path: String) throws {
     descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { throw POSIXError(.EIO) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      let bytes = Array(path.utf8)
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let result = withUnixAddress(path) { connect(descriptor, $0, $1) }
     guard result == 0 else {
       close(descriptor)
       throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
