@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Splits a byte stream into ``Frame``s, however the bytes arrive.
 ///
 /// The decoder is a value-type state machine with no I/O: feed it bytes as they come (a
@@ -32,6 +38,12 @@ public struct FrameDecoder: Sendable {
   private var storage: [UInt8] = []
   private var start = 0
   private var end = 0
+  /// How much the next read from a socket should ask for: small at first, so that a short
+  /// answer costs neither a large allocation nor its page faults, doubling while reads fill
+  /// what they asked for.
+  public private(set) var suggestedReadSize = 16 << 10
+  /// The most ``suggestedReadSize`` grows to.
+  static let largestReadSize = 256 << 10
 
   /// Creates a decoder at the start of a stream.
   public init() {}
@@ -81,6 +93,9 @@ public struct FrameDecoder: Sendable {
     }
     let written = try result.get()
     if written > 0 { end += min(written, maximum) }
+    if written >= maximum, maximum >= suggestedReadSize {
+      suggestedReadSize = min(suggestedReadSize * 2, Self.largestReadSize)
+    }
     return written
   }
 
@@ -162,6 +177,9 @@ public struct FrameDecoder: Sendable {
 
   /// Makes `count` bytes of free space after `end`, moving the buffered bytes to the front
   /// when that is enough, else growing the storage.
+  ///
+  /// Growing copies only the buffered bytes and clears the rest with `memset`: a per-element
+  /// loop here ran for every connection's first read, and dominated an unoptimized build.
   private mutating func makeRoom(for count: Int) {
     if storage.count - end >= count { return }
     let buffered = end - start
@@ -173,9 +191,16 @@ public struct FrameDecoder: Sendable {
       start = 0
       end = buffered
     }
-    if storage.count - end < count {
-      let wanted = max(end + count, storage.count * 2, 4096)
-      storage.append(contentsOf: repeatElement(0, count: wanted - storage.count))
+    guard storage.count - end < count else { return }
+    let wanted = max(end + count, storage.count * 2, 4096)
+    let old = storage
+    storage = [UInt8](unsafeUninitializedCapacity: wanted) { target, initialized in
+      let base = UnsafeMutableRawPointer(target.baseAddress!)
+      old.withUnsafeBytes { source in
+        if buffered > 0 { base.copyMemory(from: source.baseAddress!, byteCount: buffered) }
+      }
+      memset(base + buffered, 0, wanted - buffered)
+      initialized = wanted
     }
   }
 }

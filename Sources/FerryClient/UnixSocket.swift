@@ -147,7 +147,7 @@ package final class UnixSocket {
     throws(Failure) -> Int
   {
     while true {
-      let count = decoder.read(atMost: 256 << 10) { buffer in
+      let count = decoder.read(atMost: decoder.suggestedReadSize) { buffer in
         recv(descriptor, buffer.baseAddress, buffer.count, 0)
       }
       if count >= 0 { return count }

@@ -81,6 +81,38 @@ import Testing
     #expect(frames == Self.frames)
   }
 
+  @Test func theSuggestedReadSizeStartsSmallAndGrowsOnlyWhileReadsFillIt() throws {
+    var decoder = FrameDecoder()
+    let first = decoder.suggestedReadSize
+    #expect(first <= 64 << 10, "a short answer should not cost a large buffer")
+    _ = decoder.read(atMost: first) { _ in 0 }
+    #expect(decoder.suggestedReadSize == first, "a read that comes back short leaves it alone")
+
+    // A stream of two large data frames, read as a socket reader reads it: every read asks
+    // for the suggested size and is filled. The frames come out whole across every growth.
+    let frames = [
+      Frame(kind: .data, body: [UInt8](TestBytes.make(FrameLimits.maxDataBody, seed: 3))),
+      Frame(kind: .data, body: [UInt8](TestBytes.make(300 << 10, seed: 4))),
+    ]
+    let stream = frames.flatMap { $0.encoded() }
+    var offset = 0
+    var sizes: [Int] = []
+    var decoded: [Frame] = []
+    while offset < stream.count {
+      sizes.append(decoder.suggestedReadSize)
+      offset += decoder.read(atMost: decoder.suggestedReadSize) { free in
+        let count = min(free.count, stream.count - offset)
+        free.copyBytes(from: stream[offset..<offset + count])
+        return count
+      }
+      while let frame = try decoder.nextFrame() { decoded.append(frame) }
+    }
+    #expect(decoded == frames)
+    #expect(sizes[1] == 2 * sizes[0], "a filled read doubles the next")
+    #expect(sizes.max()! >= 256 << 10)
+    #expect(sizes.suffix(3).allSatisfy { $0 == sizes.max()! }, "the growth stops at a limit")
+  }
+
   @Test func headerIsTheBigEndianLengthOfKindAndBody() {
     #expect(Frame.header(kind: .data, bodyCount: 0x0102_0304 - 1) == [1, 2, 3, 4, 3])
     #expect(Frame(kind: .end).encoded() == [0, 0, 0, 1, 4])

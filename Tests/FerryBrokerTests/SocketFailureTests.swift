@@ -169,7 +169,7 @@ import UniformTypeIdentifiers
   @Test func aPipeliningClientLearnsOfTheRefusalFromItsFirstCall() async throws {
     try await SocketFixture.with({ $0.peerUID = getuid() &+ 1 }) { fixture in
       let error = try await blocking { () -> BrokerClientError? in
-        let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(10), pipelining: true)
+        let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
         do {
           _ = try client.read(types: ["public.utf8-plain-text"])
           return nil

@@ -184,7 +184,7 @@ enum ScriptedBroker {
     }
     server.start()
     let output = try await blocking { () -> [UInt8] in
-      let client = try BrokerClient.connect(to: location, timeout: .seconds(10))
+      let client = try BrokerClient.connect(to: location, timeout: .seconds(60))
       var ends: [Int32] = [0, 0]
       _ = pipe(&ends)
       let drain = PipeDrain(ends[0])

@@ -126,7 +126,7 @@ import UniformTypeIdentifiers
     try await SocketFixture.with { fixture in
       let (served, hello) = try await blocking { () -> (String, HelloResponse) in
         try fixture.client().write([.data(Data("pipelined".utf8), type: "public.utf8-plain-text")])
-        let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(10), pipelining: true)
+        let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
         #expect(client.hello.version == 0, "the hello's answer is not read before the first call")
         let read = try client.read(types: ["public.utf8-plain-text"])
         #expect(read.data == Data("pipelined".utf8))

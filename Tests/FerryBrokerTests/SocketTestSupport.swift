@@ -76,7 +76,10 @@ final class SocketFixture: Sendable {
   func pasteboard(_ name: Pasteboard.Name) -> Pasteboard { boards.board(name) }
 
   /// A connected client (blocking: use it inside ``blocking(_:)``).
-  func client(timeout: Duration = .seconds(10)) throws(BrokerClientError) -> BrokerClient {
+  ///
+  /// The timeout only guards against a hang: the whole suite runs at once on two cores, and
+  /// a test that waits its turn must not fail for it.
+  func client(timeout: Duration = .seconds(60)) throws(BrokerClientError) -> BrokerClient {
     try BrokerClient.connect(to: location, timeout: timeout, clientName: "tests")
   }
 
@@ -140,7 +143,7 @@ func makeTemporaryDirectory() throws -> String {
 
 /// Waits for `condition` to hold, polling every few milliseconds without holding a thread
 /// of the cooperative pool (the server's connections need them), up to `limit`.
-func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func eventually(within limit: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
   let end = ContinuousClock.now + limit
   while ContinuousClock.now < end {
     if condition() { return true }
