@@ -121,8 +121,12 @@ public final class BrokerSocketServer: Sendable {
     let spool = try SpoolDirectory(parent: configuration.spoolParent)
     let context = BrokerSocketContext(configuration: configuration, spool: spool)
 
+    // One event loop accepts and serves every connection: a short request then wakes a
+    // single broker thread. Large payloads do not need more — files are read on the thread
+    // pool, and a spooled file is handed to the client to copy itself.
+    let loop = configuration.eventLoopGroup.next()
     let listener: NIOAsyncChannel<Accepted, Never> = try await ServerBootstrap(
-      group: configuration.eventLoopGroup)
+      group: loop, childGroup: loop)
       .serverChannelOption(.backlog, value: 128)
       .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(
         minimum: 1024, initial: 64 << 10, maximum: 1 << 20))
@@ -166,7 +170,9 @@ public final class BrokerSocketServer: Sendable {
         try await withThrowingDiscardingTaskGroup { group in
           for try await accepted in inbound {
             context.openConnections.add(1, ordering: .relaxed)
-            group.addTask {
+            // The connection's task runs on its channel's event loop (see
+            // EventLoopTaskExecutor): a short request wakes no other thread.
+            group.addTask(executorPreference: EventLoopTaskExecutor(accepted.channel.eventLoop)) {
               await BrokerSocketConnection.serve(
                 accepted.channel, peer: accepted.peer, context: context)
               context.openConnections.subtract(1, ordering: .relaxed)

@@ -102,14 +102,17 @@ public struct SocketPath: Sendable, Hashable, CustomStringConvertible {
       number = display[display.index(after: colon)...]
       if let dot = number.firstIndex(of: ".") { number = number[..<dot] }
     }
-    let parts = [host, number].filter { !$0.isEmpty }.map { part in
-      String(
-        part.map { character -> Character in
-          character.isASCII && (character.isLetter || character.isNumber || "._-".contains(character))
-            ? character : "_"
-        })
+    // Appended character by character: `joined` over an array needs a generic witness
+    // looked up at run time, a scan of every conformance record on each start-up.
+    var name = "display"
+    for part in [host, number] where !part.isEmpty {
+      name.append("-")
+      for character in part {
+        let safe = character.isASCII && (character.isLetter || character.isNumber || "._-".contains(character))
+        name.append(safe ? character : "_")
+      }
     }
-    return (["display"] + parts).joined(separator: "-")
+    return name
   }
 
   /// Creates the directory (mode 0700) when it is missing, then checks it as

@@ -15,7 +15,7 @@ public enum Copier {
         "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",
         status: .noDisplayNoBroker)
     }
-    let display = ProcessInfo.processInfo.environment["DISPLAY"]
+    let display = environmentVariable("DISPLAY")
     guard let display, !display.isEmpty else {
       throw CommandFailure("no display (DISPLAY is not set) and no broker is running", status: .noDisplayNoBroker)
     }
@@ -36,9 +36,7 @@ public enum Paster {
     let direct = try directSelection(request)
     // Plain text, the common paste, is asked for at once, as xsel does: no TARGETS round trip
     // and no type tables. Any other answer takes the general way.
-    if request.preferences.first == TypeArgument.textIdentifier,
-      try runBlocking({ try await direct.pasteUTF8Text(to: descriptor) })
-    {
+    if request.preferences.first == TypeArgument.textIdentifier, try direct.pasteUTF8Text(to: descriptor) {
       return
     }
     let preferences = request.preferences.map(TypeArgument.type(forIdentifier:))
@@ -69,7 +67,7 @@ public enum Paster {
         status: .noDisplayNoBroker)
     }
     return try DirectSelection(
-      selection: selection, displayName: ProcessInfo.processInfo.environment["DISPLAY"], stepTimeout: request.timeout)
+      selection: selection, displayName: environmentVariable("DISPLAY"), stepTimeout: request.timeout)
   }
 }
 

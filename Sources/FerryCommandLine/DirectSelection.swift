@@ -62,13 +62,13 @@ public struct DirectSelection: Sendable {
   }
 
   /// Writes the owner's `UTF8_STRING` to `descriptor`, asked for without looking at its
-  /// targets first.
+  /// targets first, and waited for on this thread (no task is started).
   ///
   /// - Returns: `false`, having written nothing, when the owner refuses `UTF8_STRING`.
   /// - Throws: ``CommandFailure``: status 1 when nobody owns the selection, 4 on a timeout.
-  public func pasteUTF8Text(to descriptor: Int32) async throws -> Bool {
+  public func pasteUTF8Text(to descriptor: Int32) throws -> Bool {
     do {
-      _ = try await display.read(selection, target: "UTF8_STRING", into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
+      _ = try display.readWaiting(selection, target: "UTF8_STRING", into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
       return true
     } catch let error as X11Error {
       if case .refused = error { return false }

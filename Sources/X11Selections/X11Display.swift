@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Pasteboard
 import UniformTypeIdentifiers
 
@@ -117,6 +118,32 @@ public final class X11Display: Sendable {
           stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
       }
     }
+  }
+
+  /// ``read(_:target:into:stepTimeout:byteLimit:)`` for a caller that is not async — a
+  /// command-line tool's main thread: the same transfer on the X thread, waited for without
+  /// starting a task, so no executor thread is made for one short read.
+  ///
+  /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
+  public func readWaiting(
+    _ selection: String, target: String, into sink: SelectionSink = .memory,
+    stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
+  ) throws -> SelectionData {
+    let outcome = Mutex<Result<SelectionData, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let once = Once<SelectionData> { result in
+      outcome.withLock { $0 = result }
+      done.signal()
+    }
+    loop.onConnectionLost { once.resume(throwing: X11Error.connectionLost) }
+    loop.submit { session in
+      let connection = session.connection
+      session.reader.start(
+        selection: connection.atom(selection), target: connection.atom(target), sink: sink,
+        stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
+    }
+    done.wait()
+    return try outcome.withLock { $0! }.get()
   }
 
   /// The targets the owner of `selection` offers, in its order.

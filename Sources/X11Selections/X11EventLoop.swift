@@ -178,16 +178,21 @@ final class X11EventLoop: Sendable {
   }
 }
 
-/// Resumes a continuation once, whoever gets there first.
+/// Delivers a result once, whoever gets there first: to a continuation, or to a callback
+/// (a caller waiting without async, see ``X11Display/readWaiting(_:target:into:stepTimeout:byteLimit:)``).
 final class Once<T: Sendable>: Sendable {
-  private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+  private let deliver: Mutex<(@Sendable (Result<T, any Error>) -> Void)?>
 
   init(_ continuation: CheckedContinuation<T, any Error>) {
-    self.continuation = Mutex(continuation)
+    deliver = Mutex({ continuation.resume(with: $0) })
+  }
+
+  init(_ deliver: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    self.deliver = Mutex(deliver)
   }
 
   func resume(with result: Result<T, any Error>) {
-    continuation.withLock { $0.take() }?.resume(with: result)
+    deliver.withLock { $0.take() }?(result)
   }
 
   func resume(returning value: T) { resume(with: .success(value)) }
