@@ -175,6 +175,32 @@ import Testing
     #expect(log.contains("headless"))
   }
 
+  @Test func pbpasteWithoutABrokerSaysWhenNobodyOwnsAndWhenTheOwnerNeverAnswers() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: false)
+    // An owner that is stopped holds CLIPBOARD and never answers.
+    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("frozen".utf8))
+    #expect(await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "frozen"
+    })
+    Glibc.kill(xclip.pid, SIGSTOP)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let stalled = try await fixture.run(["pbpaste", "--timeout", "1"], timeout: .seconds(20))
+    #expect(stalled.status == 4, "\(stalled.stderrText)")
+    #expect(stalled.stderrText.split(separator: "\n").count == 1)
+    #expect(clock.now - start < .seconds(8), "gave up after about its timeout")
+    Glibc.kill(xclip.pid, SIGCONT)
+    _ = try await offPool { xclip.kill() }
+
+    // Once the owner is gone, nobody owns CLIPBOARD.
+    #expect(await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]))?.status != 0
+    })
+    let nobody = try await fixture.run(["pbpaste"])
+    #expect(nobody.status == 1, "\(nobody.stderrText)")
+    #expect(nobody.stdoutText.isEmpty)
+  }
+
   @Test func failuresAreOneLineWithDistinctExitStatuses() async throws {
     let none = try await BrokerFixture(display: nil, start: false)
     let noDisplay = try await none.run(["pbpaste"])
