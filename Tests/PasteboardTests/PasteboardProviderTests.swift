@@ -30,6 +30,36 @@ import UniformTypeIdentifiers
     #expect(results.allSatisfy { text($0) == "made once" })
   }
 
+  /// Runs jobs on a serial queue of its own, which it can recognise.
+  final class QueueTaskExecutor: TaskExecutor, @unchecked Sendable {
+    let queue = DispatchQueue(label: "test-executor")
+    let key = DispatchSpecificKey<Bool>()
+    init() { queue.setSpecific(key: key, value: true) }
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+  }
+
+  @Test func aProviderRunsOffTheExecutorItsCallerPrefers() async throws {
+    let executor = QueueTaskExecutor()
+    let ranOnCallersExecutor = Mutex<[Bool]>([])
+    let item = PasteboardItem(
+      representations: [
+        .lazy(.utf8PlainText) {
+          ranOnCallersExecutor.withLock { $0.append(executor.isCurrent) }
+          return .data(Data("made".utf8))
+        }
+      ], converters: ConverterRegistry())
+    let (callerWasThere, data) = try await withTaskExecutorPreference(executor) {
+      (executor.isCurrent, try await item.data(for: .latin1PlainText))
+    }
+    #expect(callerWasThere, "the caller itself runs on its preferred executor")
+    #expect(text(data) == "made")
+    #expect(ranOnCallersExecutor.withLock { $0 } == [false], "a provider may take long: not on the caller's executor")
+  }
+
   final class Counter: Sendable {
     let value = Mutex(0)
   }

@@ -111,7 +111,11 @@ public final class PasteboardItem: Sendable {
         ? { if case .lazy(let limit, _) = representation.provider { return limit } else { return nil } }()
         : nil
       if let running = tasks[type] { return (running, limit) }
-      let task = Task { [self] in try await self.run(route, representation: representation) }
+      // On the global executor whatever the caller prefers: a provider or a conversion may
+      // take long, and must not hold up a caller's own executor (the broker's event loop).
+      let task = Task(executorPreference: globalConcurrentExecutor) { [self] in
+        try await self.run(route, representation: representation)
+      }
       tasks[type] = task
       return (task, limit)
     }
