@@ -43,7 +43,12 @@ extension BrokerSocketConnection {
           do {
             try await sink.append(frame.body)
           } catch {
-            throw ProtocolFailure.fatal(.internal, "spooling the item failed: \(error)")
+            // One line for the client that names the cause; the path is for the log.
+            let reason = (error as? SpoolError)?.reason ?? "\(error)"
+            logger.error("spooling a copy failed", metadata: ["error": "\(error)"])
+            throw ProtocolFailure.fatal(
+              .internal,
+              "the broker cannot keep this copy: writing it to its spool failed (\(reason)); the previous item stays")
           }
         case .end:
           break receiving

@@ -72,6 +72,9 @@ enum SignalWaiter {
     signal(SIGTERM, SIG_IGN)
     signal(SIGINT, SIG_IGN)
     signal(SIGPIPE, SIG_IGN)
+    // Past a file-size limit a write fails with EFBIG, as on a full disk: that costs the one
+    // copy being spooled, never the broker.
+    signal(SIGXFSZ, SIG_IGN)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let queue = DispatchQueue(label: "ferry.signals")
       let once = SignalOnce(continuation)

@@ -202,4 +202,11 @@ public enum SpoolError: Error, Hashable, Sendable, CustomStringConvertible {
     case .writeFailed(let path, let reason): return "writing \(path) failed: \(reason)"
     }
   }
+
+  /// The system's reason alone (`No space left on device`).
+  public var reason: String {
+    switch self {
+    case .cannotCreate(_, let reason), .writeFailed(_, let reason): return reason
+    }
+  }
 }

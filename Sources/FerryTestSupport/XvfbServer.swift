@@ -47,6 +47,20 @@ public final class XvfbServer: Sendable {
     return try result.get()
   }
 
+  /// A server for one test that ends it itself (to see a display go away): never shared.
+  /// Call ``stop()`` when done; the end of the test process stops it otherwise.
+  ///
+  /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
+  public static func disposable() throws -> XvfbServer {
+    try XvfbServer()
+  }
+
+  /// Stops the server and waits until it has ended: its clients lose the display.
+  public func stop() {
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+  }
+
   private init() throws {
     guard let executable = Peers.path(of: "Xvfb") else { throw PeerUnavailable(program: "Xvfb") }
     var started: (Process, Int)?

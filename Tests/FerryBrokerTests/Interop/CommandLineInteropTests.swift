@@ -201,6 +201,45 @@ import Testing
     #expect(nobody.stdoutText.isEmpty)
   }
 
+  @Test func theBrokerOutlivesItsDisplay() async throws {
+    let server = try XvfbServer.disposable()
+    defer { server.stop() }
+    let fixture = try await BrokerFixture(display: server.name, start: true)
+    #expect(try await fixture.run(["pbcopy"], input: Data("kept".utf8)).status == 0)
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "kept")
+    server.stop()
+    let headless = await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["ferry", "status"]))?.stdoutText.contains("headless") == true
+    }
+    #expect(headless, "the broker says it serves the socket only")
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == "kept", "nothing is lost")
+    #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == "after")
+    let log = try await fixture.stop()
+    #expect(log.components(separatedBy: "the display went away").count == 2, "said once: \(log.suffix(800))")
+  }
+
+  @Test func aFullDiskCostsOnlyTheCopyThatDidNotFit() async throws {
+    let fixture = try await BrokerFixture(display: nil, start: false)
+    // A file-size limit stands in for a full disk: the spool's writes fail past 2 MiB, with
+    // EFBIG where a full disk gives ENOSPC; the daemon ignores SIGXFSZ as it ignores SIGPIPE.
+    try await fixture.startDaemon(wrappedIn: ["prlimit", "--fsize=\(2 << 20)"])
+    #expect(try await fixture.run(["pbcopy"], input: Data("before".utf8)).status == 0)
+    let large = Data(repeating: UInt8(ascii: "a"), count: 8 << 20)  // spooled: past 4 MiB
+    let copy = try await fixture.run(["pbcopy"], input: large)
+    #expect(copy.status == 6, "\(copy.stderrText)")
+    #expect(copy.stderrText.split(separator: "\n").count == 1, "\(copy.stderrText)")
+    #expect(copy.stderrText.contains("File too large"), "names the cause: \(copy.stderrText)")
+    #expect(copy.stderrText.contains("the previous item stays"))
+    let spool = fixture.runtime.appendingPathComponent(".cache/ferry/spool").path
+    let leftovers = try await fixture.run(["find", spool, "-type", "f"])
+    #expect(leftovers.stdoutText.isEmpty, "the part that fitted is removed: \(leftovers.stdoutText)")
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == "before", "the previous item stays")
+    #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0, "the broker goes on")
+    #expect(try await fixture.run(["pbpaste"]).stdoutText == "after")
+    try await fixture.stop()
+  }
+
   @Test func failuresAreOneLineWithDistinctExitStatuses() async throws {
     let none = try await BrokerFixture(display: nil, start: false)
     let noDisplay = try await none.run(["pbpaste"])

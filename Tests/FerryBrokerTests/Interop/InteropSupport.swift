@@ -47,8 +47,9 @@ final class BrokerFixture: @unchecked Sendable {
     ["XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path]
   }
 
-  func startDaemon() async throws {
-    let process = try PeerProcess([try Tools.path("ferry"), "daemon", "--verbose"], display: display, environment: environment)
+  /// Starts `ferry daemon --verbose`, run by `wrapper` when one is given (`prlimit …`).
+  func startDaemon(wrappedIn wrapper: [String] = []) async throws {
+    let process = try PeerProcess(wrapper + [try Tools.path("ferry"), "daemon", "--verbose"], display: display, environment: environment)
     daemon = process
     let ready = await Deadline.wait(for: .seconds(20)) {
       (try? await self.run(["ferry", "status"]).status) == 0
