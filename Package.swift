@@ -21,16 +21,18 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
   ],
   targets: [
-    .target(name: "UniformTypeIdentifiers"),
+    .target(name: "JSONText"),
+    .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText"]),
+    .target(name: "DetachedThreads"),
     .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers"]),
-    .target(name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable"]),
+    .target(name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads"]),
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
     .target(
       name: "X11Selections",
-      dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard"]),
-    .target(name: "FerryClient"),
+      dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads"]),
+    .target(name: "FerryClient", dependencies: ["JSONText"]),
     .target(
       name: "FerryBroker",
       dependencies: [
@@ -105,7 +107,7 @@ let package = Package(
     .testTarget(
       name: "FerryBrokerTests",
       dependencies: [
-        "FerryBroker", "FerryClient", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
+        "FerryBroker", "FerryClient", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
         "pbcopy", "pbpaste", "ferry",
       ]
     ),

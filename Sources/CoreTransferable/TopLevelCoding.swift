@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An encoder that turns a whole `Encodable` value into one output, such as `JSONEncoder`.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// The error every transfer in this module throws: which type, which content type, and why.

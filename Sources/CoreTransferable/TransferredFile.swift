@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file a ``FileRepresentation`` exports: where it is, and whether the receiver may use it
 /// in place.

@@ -3,6 +3,7 @@
 #else
   import Foundation
 #endif
+import JSONText
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import JSONText
+
 /// The messages of a short paste in ``CompactJSON``: what `Codable` would write (keys sorted,
 /// absent optionals left out) and read, for a fraction of its start-up cost.
 extension HelloRequest {

@@ -1,5 +1,11 @@
 import FerryClient
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// Talking to a running broker, when there is one.
 ///

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// Copies through the broker when one runs, else through a detached selection server.
 public enum Copier {

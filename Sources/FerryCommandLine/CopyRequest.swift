@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 import UniformTypeIdentifiers
 
 /// One copy: representations in order for one pasteboard.
@@ -45,10 +51,13 @@ public enum InputReader {
       do {
         return try Data(contentsOf: URL(fileURLWithPath: file))
       } catch {
-        throw CommandFailure("cannot read \(file): \((error as NSError).localizedDescription)", status: .io)
+        throw CommandFailure("cannot read \(file): \(error.plainDescription)", status: .io)
       }
     }
-    return FileHandle.standardInput.readDataToEndOfFile()
+    switch FileBytes.contents(ofDescriptor: STDIN_FILENO) {
+    case .success(let bytes): return Data(bytes)
+    case .failure(let error): throw CommandFailure("cannot read standard input: \(error)", status: .io)
+    }
   }
 }
 

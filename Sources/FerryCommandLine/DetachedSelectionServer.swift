@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Synchronization
 import Pasteboard
 import UniformTypeIdentifiers
 import X11Selections
@@ -113,7 +115,7 @@ public enum DetachedSelectionServer {
       if collected.contains(0x0A) { break }
     }
     guard !collected.isEmpty else { return nil }
-    return String(decoding: collected, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(decoding: collected, as: UTF8.self).trimmingWhitespace()
   }
 
   private static func executablePath() -> String {
@@ -194,24 +196,15 @@ public enum DetachedSelectionServer {
 }
 
 /// A value shared between a task and the thread waiting for it.
-public final class LockedBox<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
+public final class LockedBox<Value: Sendable>: Sendable {
+  private let value: Mutex<Value>
 
   /// Creates a box holding `value`.
-  public init(_ value: Value) { self.value = value }
+  public init(_ value: Value) { self.value = Mutex(value) }
 
   /// The value.
-  public func get() -> Value {
-    lock.lock()
-    defer { lock.unlock() }
-    return value
-  }
+  public func get() -> Value { value.withLock { $0 } }
 
   /// Replaces the value.
-  public func set(_ newValue: Value) {
-    lock.lock()
-    value = newValue
-    lock.unlock()
-  }
+  public func set(_ newValue: Value) { value.withLock { $0 = newValue } }
 }

@@ -42,7 +42,11 @@ public struct CommandFailure: Error, CustomStringConvertible, Sendable {
 
 /// Writes `line` to standard error, prefixed with the program's name.
 public func reportError(_ program: String, _ line: String) {
-  let text = "\(program): \(line)\n"
+  writeToStandardError("\(program): \(line)\n")
+}
+
+/// Writes `text` to standard error as it is.
+func writeToStandardError(_ text: String) {
   _ = text.utf8CString.withUnsafeBufferPointer { buffer in
     write(2, buffer.baseAddress, buffer.count - 1)
   }

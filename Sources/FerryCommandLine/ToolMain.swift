@@ -1,5 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 extension ParsableArguments {
   /// Runs `body`, the work of the tool `program`, the way every Ferry tool ends: a
@@ -10,11 +16,11 @@ extension ParsableArguments {
       try body()
     } catch let failure as CommandFailure {
       reportError(program, failure.message)
-      Foundation.exit(failure.status.rawValue)
+      Glibc.exit(failure.status.rawValue)
     } catch {
       if exitCode(for: error) == .validationFailure {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(ExitStatus.usage.rawValue)
+        writeToStandardError(fullMessage(for: error) + "\n")
+        Glibc.exit(ExitStatus.usage.rawValue)
       }
       exit(withError: error)
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension UTType {
   /// The preferred filename extension, without a dot: the first of ``tags`` for

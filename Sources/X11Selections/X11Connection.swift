@@ -1,5 +1,11 @@
 internal import CX11
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// A connection to an X display, used by exactly one thread: the thread of the
 /// ``X11EventLoop`` that opened it. Not `Sendable` on purpose.

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 import Synchronization
 import Pasteboard
 import UniformTypeIdentifiers

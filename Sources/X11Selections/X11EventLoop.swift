@@ -1,5 +1,13 @@
 internal import CX11
-import Foundation
+import FoundationEssentials
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import DetachedThreads
 import Synchronization
 
 /// The thread that owns one X connection. Every Xlib call of the module runs here.
@@ -40,7 +48,7 @@ final class X11EventLoop: Sendable {
     wakeWriter = ends[1]
     let opened = Mutex<Result<Void, X11Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
-    let thread = Thread { [self] in
+    let started = DetachedThread.start(name: "ferry-x11") { [self] in
       xThread.withLock { $0 = pthread_self() }
       defer { finished.signal() }
       let session: X11Session
@@ -55,8 +63,9 @@ final class X11EventLoop: Sendable {
       }
       run(session)
     }
-    thread.name = "ferry-x11"
-    thread.start()
+    guard started else {
+      throw X11Error.cannotOpenDisplay("(no thread: \(String(cString: strerror(errno))))")  // deinit closes the pipe
+    }
     ready.wait()
     if case .failure(let error) = opened.withLock({ $0 })! {
       throw error  // deinit closes the pipe

@@ -1,5 +1,11 @@
 internal import CX11
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// Everything that lives on the X thread: the connection, the broker's window, the owner and
 /// requestor sides of the selection protocols, watchers and timers. Confined to the thread

@@ -1,6 +1,12 @@
 import ArgumentParser
 import FerryCommandLine
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// `pbcopy`: copies standard input (or a file) to a pasteboard, as on macOS.
 @main

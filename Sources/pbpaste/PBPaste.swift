@@ -1,6 +1,12 @@
 import ArgumentParser
 import FerryCommandLine
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// `pbpaste`: writes a pasteboard's contents to standard output, as on macOS.
 @main

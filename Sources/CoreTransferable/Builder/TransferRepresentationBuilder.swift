@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The result builder of ``Transferable/transferRepresentation`` and
 /// ``TransferRepresentation/body``: representations one per line, most preferred first.

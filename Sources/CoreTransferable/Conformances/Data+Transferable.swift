@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// `Data` transfers as itself, `public.data`, which every byte-based type conforms to.

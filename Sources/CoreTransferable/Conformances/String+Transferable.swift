@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// `String` transfers as UTF-8 plain text, then as plain text.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// `URL` transfers as `public.url`; a file URL first as `public.file-url`.
@@ -41,7 +41,7 @@ extension URL: Transferable {
 enum URLDecoding {
   /// An absolute URL from its UTF-8 string, white space around it ignored.
   static func url(from data: Data) throws -> URL {
-    let text = try TextDecoding.utf8(data).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = try TextDecoding.utf8(data).trimmingWhitespace()
     guard let url = URL(string: text), url.scheme != nil else {
       throw URLDecodingError(reason: "\"\(text.prefix(80))\" is not an absolute URL")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)
@@ -80,8 +80,7 @@ enum FileTransfer {
   /// `name` for the first attempt, then `stem 2.ext`, `stem 3.ext`, …
   private static func candidate(_ name: String, _ attempt: Int) -> String {
     guard attempt > 1 else { return name }
-    let stem = (name as NSString).deletingPathExtension
-    let ext = (name as NSString).pathExtension
+    let (stem, ext) = splitExtension(name)
     return ext.isEmpty ? "\(stem) \(attempt)" : "\(stem) \(attempt).\(ext)"
   }
 
@@ -105,9 +104,7 @@ enum FileTransfer {
 
   /// The whole contents of a file, for representations that asked for `Data`.
   static func readAll(_ file: URL) throws -> Data {
-    let handle = try FileHandle(forReadingFrom: file)
-    defer { try? handle.close() }
-    return try handle.readToEnd() ?? Data()
+    try Data(contentsOf: file)
   }
 
   /// A file name made from a suggestion, or from `fallback`, with the content type's preferred
@@ -118,10 +115,20 @@ enum FileTransfer {
     if name.isEmpty || name == "." || name == ".." {
       name = fallback.isEmpty ? "export" : fallback
     }
-    if (name as NSString).pathExtension.isEmpty, let ext = filenameExtension(of: contentType) {
+    if splitExtension(name).ext.isEmpty, let ext = filenameExtension(of: contentType) {
       name += "." + ext
     }
     return name
+  }
+
+  /// A file name's stem and extension, split at its last dot as `NSString`'s
+  /// `pathExtension` does: none for a name that starts with its only dots (`.bashrc`), an
+  /// empty one after a trailing dot (`file.`).
+  static func splitExtension(_ name: String) -> (stem: String, ext: String) {
+    guard let dot = name.lastIndex(of: "."), name[..<dot].contains(where: { $0 != "." }) else {
+      return (name, "")
+    }
+    return (String(name[..<dot]), String(name[name.index(after: dot)...]))
   }
 
   /// The content type's preferred filename extension, or else that of its most specific

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// A representation that transfers a value through another transferable type.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// Converts lists of files between the forms desktops exchange them in.
@@ -56,7 +56,7 @@ public struct FileListConverter: PasteboardConverter {
   static func uris(in data: Data, as source: UTType) throws -> [String] {
     let text = String(decoding: data, as: UTF8.self)
     var lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { $0.trimmingWhitespace() }
       .filter { !$0.isEmpty }
     if source == .gnomeCopiedFiles, let first = lines.first, first == "copy" || first == "cut" {
       lines.removeFirst()

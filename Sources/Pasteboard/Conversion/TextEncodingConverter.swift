@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// Converts text between UTF-8, Latin-1 (X11 `STRING`) and UTF-16.

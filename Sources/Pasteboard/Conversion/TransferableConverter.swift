@@ -1,5 +1,5 @@
 import CoreTransferable
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// Converts through a registered transferable type: imports the value from a stored

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Keeps a pasteboard's items saved in a document, as a document-based app autosaves: when

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// The `manifest.json` of a pasteboard document: its items, in order, and for each its
@@ -176,7 +176,7 @@ extension DocumentManifest {
     do {
       probe = try decoder.decode(VersionProbe.self, from: data)
     } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-      let detail = (context.underlyingError as NSError?)?.localizedDescription ?? context.debugDescription
+      let detail = context.underlyingError.map { "\($0)" } ?? context.debugDescription
       return .failure(DocumentProblem("\(fileName) is not valid JSON (\(detail))"))
     } catch {
       return .failure(DocumentProblem("\(fileName) is malformed: \(describe(error))"))
@@ -219,7 +219,7 @@ extension DocumentManifest {
     case .valueNotFound(let type, let context):
       return "\(path(context.codingPath)): expected \(type), found null"
     case .dataCorrupted(let context):
-      let underlying = (context.underlyingError as NSError?)?.localizedDescription
+      let underlying = context.underlyingError.map { "\($0)" }
       return context.codingPath.isEmpty
         ? (underlying ?? context.debugDescription)
         : "\(path(context.codingPath)): \(context.debugDescription)"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 extension PasteboardDocument {
@@ -105,7 +105,7 @@ extension PasteboardDocument {
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      throw DocumentProblem("\(name) cannot be read (\(error.localizedDescription))")
+      throw DocumentProblem("\(name) cannot be read (\(error.plainDescription))")
     }
     switch DocumentManifest.decode(data) {
     case .success(let manifest): return manifest

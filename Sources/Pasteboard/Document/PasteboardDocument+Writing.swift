@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 extension PasteboardDocument {
@@ -73,7 +73,7 @@ extension PasteboardDocument {
       do {
         names = try FileManager.default.contentsOfDirectory(atPath: target.path)
       } catch {
-        throw PasteboardError.io("reading \(target.path): \(error.localizedDescription)")
+        throw PasteboardError.io("reading \(target.path): \(error.plainDescription)")
       }
       if names.isEmpty || names.contains(DocumentManifest.fileName) { return }
       throw PasteboardError.invalidDocument(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Pasteboard items kept on disk as a document-based app keeps its files: a `.pasteboard`

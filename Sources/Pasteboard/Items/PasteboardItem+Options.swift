@@ -34,7 +34,7 @@ extension PasteboardItem.Options {
       case .transientMarker: insert(.transient)
       case .passwordManagerHint:
         if case .payload(.data(let value)) = representation.provider,
-          String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+          String(decoding: value, as: UTF8.self).trimmingWhitespace()
             == "secret"
         {
           insert(.concealed)

@@ -1,5 +1,5 @@
 import CoreTransferable
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 extension PasteboardItem {

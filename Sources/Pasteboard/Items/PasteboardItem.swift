@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import UniformTypeIdentifiers
 
@@ -78,7 +78,7 @@ public final class PasteboardItem: Sendable {
     do {
       return try payload.data()
     } catch {
-      throw PasteboardError.io("reading \(type.identifier): \(error.localizedDescription)")
+      throw PasteboardError.io("reading \(type.identifier): \(error.plainDescription)")
     }
   }
 

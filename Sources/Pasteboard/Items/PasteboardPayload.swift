@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The bytes of one representation: in memory, or in a file that is never read whole.
 ///
@@ -30,8 +36,8 @@ public enum PasteboardPayload: Sendable {
     switch self {
     case .data(let data): return data.count
     case .file(let url):
-      let size = (try? url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize
-      return size ?? 0
+      var status = stat()
+      return stat(url.path, &status) == 0 ? Int(status.st_size) : 0
     }
   }
 
@@ -39,7 +45,7 @@ public enum PasteboardPayload: Sendable {
   /// kernel, so a payload of any size costs no more memory than a chunk.
   ///
   /// ```swift
-  /// try payload.write(to: FileHandle.standardOutput.fileDescriptor)
+  /// try payload.write(to: STDOUT_FILENO)
   /// ```
   ///
   /// - Parameter descriptor: A descriptor open for writing.

@@ -1,4 +1,5 @@
-import Foundation
+import DetachedThreads
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -132,13 +133,18 @@ enum ChildProcess {
     onSpawn(pid)
 
     let notifyExit = exitPipe.write
-    Thread {
+    let waitForExit: @Sendable () -> Void = {
       var info = siginfo_t()
       while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
       var byte: UInt8 = 1
       _ = write(notifyExit, &byte, 1)
       close(notifyExit)
-    }.start()
+    }
+    if !DetachedThread.start(name: "ferry-child-wait", waitForExit) {
+      // No thread to wait with: end the child now, so that waiting here is short.
+      kill(pid, SIGKILL)
+      waitForExit()
+    }
 
     let cancel = CancelSignal(cancelPipe.write)
     let plan = Supervisor.Plan(
@@ -152,7 +158,8 @@ enum ChildProcess {
     }
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: Supervisor(plan).run()) }.start()
+        let supervise: @Sendable () -> Void = { continuation.resume(returning: Supervisor(plan).run()) }
+        if !DetachedThread.start(name: "ferry-child-io", supervise) { supervise() }
       }
     } onCancel: {
       cancel.fire()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)
@@ -152,7 +152,7 @@ public struct CommandConverter: PasteboardConverter {
     let text = String(decoding: bytes, as: UTF8.self)
     let line =
       text.split(whereSeparator: \.isNewline).lazy
-      .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? ""
+      .map { $0.trimmingWhitespace() }.first { !$0.isEmpty } ?? ""
     return line.count > quotedLineLength ? line.prefix(quotedLineLength) + "…" : line
   }
 

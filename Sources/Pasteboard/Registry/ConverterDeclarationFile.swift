@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// A converter declaration file, read and checked: a type declaration file (the keys of
@@ -47,21 +47,15 @@ struct ConverterDeclarationFile {
     }
     self.path = path
     let contents: Data
-    do {
-      contents = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw invalid("cannot read the file: \(Self.reason(error))")
+    switch FileBytes.contents(of: path) {
+    case .success(let bytes): contents = Data(bytes)
+    case .failure(let error): throw invalid("cannot read the file: \(error)")
     }
     let root: Any
-    let first = contents.first { !" \t\r\n".utf8.contains($0) }
     do {
-      root =
-        first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        ? try JSONSerialization.jsonObject(with: contents)
-        : try PropertyListSerialization.propertyList(from: contents, format: nil)
+      root = try PropertyTree.parse(contents)
     } catch {
-      let kind = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? "JSON" : "property list"
-      throw invalid("bad \(kind): \(Self.reason(error))")
+      throw invalid("bad \(PropertyTree.isJSON(contents) ? "JSON" : "property list"): \(error)")
     }
     guard let dictionary = root as? [String: Any] else {
       throw invalid("the top level is not a dictionary")
@@ -176,7 +170,7 @@ struct ConverterDeclarationFile {
     }
     var timeLimit = CommandConverter.defaultTimeLimit
     if let seconds = fields["timeoutSeconds"] {
-      guard !JSONFieldConverter.isBoolean(seconds), let number = seconds as? Double,
+      guard let number = PropertyTree.number(seconds),
         number > 0, number <= 1_000_000
       else {
         throw EntryProblem("'timeoutSeconds' is not a positive number of seconds (at most 1000000)")
@@ -185,7 +179,7 @@ struct ConverterDeclarationFile {
     }
     var outputLimit = CommandConverter.defaultMaximumOutputBytes
     if let bytes = fields["maxOutputBytes"] {
-      guard !JSONFieldConverter.isBoolean(bytes), let count = bytes as? Int, count > 0 else {
+      guard let count = bytes as? Int, count > 0 else {
         throw EntryProblem("'maxOutputBytes' is not a positive integer")
       }
       outputLimit = count
@@ -197,10 +191,5 @@ struct ConverterDeclarationFile {
     } catch {
       throw EntryProblem("command: \(error)")
     }
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UniformTypeIdentifiers
 
 /// Exports one field of a JSON representation as another type: the converter behind a
@@ -68,9 +68,9 @@ public struct JSONFieldConverter: PasteboardConverter {
   {
     let root: Any
     do {
-      root = try JSONSerialization.jsonObject(with: payload.data(), options: [.fragmentsAllowed])
+      root = try PropertyTree.parseJSON(payload.data())
     } catch {
-      throw JSONFieldError.notJSON(source, reason: Self.reason(error))
+      throw JSONFieldError.notJSON(source, reason: "\(error)")
     }
     return .data(try Self.export(try value(in: root)))
   }
@@ -105,35 +105,24 @@ public struct JSONFieldConverter: PasteboardConverter {
           path: fieldPath, reason: "\(parent) is \(Self.kind(of: current)), not an object")
       }
     }
-    if current is NSNull { throw JSONFieldError.nullField(path: fieldPath) }
+    if current is PropertyTree.Null { throw JSONFieldError.nullField(path: fieldPath) }
     return current
   }
 
   /// The bytes exported for a JSON value: a string's text, anything else as compact JSON.
   static func export(_ value: Any) throws -> Data {
     if let text = value as? String { return Data(text.utf8) }
-    return try JSONSerialization.data(
-      withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
+    return try PropertyTree.jsonData(value)
   }
 
   private static func kind(of value: Any) -> String {
     switch value {
     case is String: "a string"
-    case is NSNull: "null"
-    case let number as NSNumber: isBoolean(number) ? "a boolean" : "a number"
+    case is PropertyTree.Null: "null"
+    case is Bool: "a boolean"
+    case is Int, is Double: "a number"
     default: "a value"
     }
-  }
-
-  /// Whether a number from `JSONSerialization` or `PropertyListSerialization` is a Boolean.
-  static func isBoolean(_ value: Any) -> Bool {
-    if let number = value as? NSNumber { return String(cString: number.objCType) == "c" }
-    return value is Bool
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
   }
 }
 

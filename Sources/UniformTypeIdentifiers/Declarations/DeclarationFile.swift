@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A declaration file: a JSON object or property list (XML or binary) with the Info.plist keys
 /// `UTExportedTypeDeclarations` and `UTImportedTypeDeclarations`.
@@ -119,24 +119,11 @@ struct DeclarationFile {
   }
 
   private static func parse(_ contents: Data) throws(ParseError) -> Any {
-    let first = contents.first { !(" \t\r\n" as String).utf8.contains($0) }
-    if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-      do {
-        return try JSONSerialization.jsonObject(with: contents)
-      } catch {
-        throw ParseError(description: "bad JSON: \(Self.reason(error))")
-      }
-    }
     do {
-      return try PropertyListSerialization.propertyList(from: contents, format: nil)
+      return try PropertyTree.parse(contents)
     } catch {
-      throw ParseError(description: "bad property list: \(Self.reason(error))")
+      throw ParseError(description: "bad \(PropertyTree.isJSON(contents) ? "JSON" : "property list"): \(error)")
     }
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
   }
 
   struct ParseError: Error {

@@ -7,30 +7,46 @@
 #endif
 
 /// Small, allocation-light file reading for the MIME database and declaration files.
-enum FileBytes {
+package enum FileBytes {
   /// The whole contents of the file at `path`, or `nil` when it cannot be read.
   static func read(_ path: String) -> [UInt8]? {
+    try? contents(of: path).get()
+  }
+
+  /// Why a file could not be read: the system's words (`No such file or directory`).
+  package struct ReadError: Error, CustomStringConvertible {
+    package var description: String
+  }
+
+  /// The whole contents of the file at `path`, or why it cannot be read.
+  package static func contents(of path: String) -> Result<[UInt8], ReadError> {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
+    guard descriptor >= 0 else { return .failure(ReadError(description: String(cString: strerror(errno)))) }
     defer { close(descriptor) }
+    return contents(ofDescriptor: descriptor)
+  }
+
+  /// Everything `descriptor` gives until its end (a file, a pipe, a terminal), or why it
+  /// cannot be read.
+  package static func contents(ofDescriptor descriptor: Int32) -> Result<[UInt8], ReadError> {
     var status = stat()
     let expected = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-    var bytes = [UInt8](repeating: 0, count: max(expected, 4096))
+    var bytes = [UInt8](repeating: 0, count: max(expected + 1, 64 << 10))
     var count = 0
     while true {
-      if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+      if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
       let got = bytes.withUnsafeMutableBytes { buffer in
         systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
       }
       if got < 0 {
         if errno == EINTR { continue }
-        return nil
+        return .failure(ReadError(description: String(cString: strerror(errno))))
       }
       if got == 0 { break }
       count += got
     }
     bytes.removeSubrange(count...)
-    return bytes
+    return .success(bytes)
   }
 
   /// Whether a file or directory exists at `path`.

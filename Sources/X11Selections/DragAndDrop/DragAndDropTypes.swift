@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 import Pasteboard
 import UniformTypeIdentifiers
 
@@ -141,9 +147,8 @@ public struct DragEntry: Sendable {
 
   /// The declared type a regular file's extension names, if any.
   static func contentType(of file: URL) -> UTType? {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
-      !isDirectory.boolValue,
+    var status = stat()
+    guard stat(file.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR,
       !file.pathExtension.isEmpty, let type = UTType(filenameExtension: file.pathExtension),
       !type.isDynamic
     else { return nil }

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 import Pasteboard
 
 /// One XDND 5 drag from a window of this connection: the Xlib side of

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 import Pasteboard
 
 /// A window of draggable entries: a press on an entry and a move past the threshold start a

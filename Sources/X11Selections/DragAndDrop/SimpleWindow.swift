@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// A plain top-level window that shows lines of text with the server's default font: the
 /// face of `ferry drop` and `ferry drag`. Lives on the X thread.

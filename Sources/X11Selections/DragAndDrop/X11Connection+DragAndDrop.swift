@@ -1,5 +1,11 @@
 internal import CX11
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The Xlib calls of drag and drop: top-level windows, text, grabs, and finding windows under
 /// the pointer. Run on the X thread only, as every call of ``X11Connection``.

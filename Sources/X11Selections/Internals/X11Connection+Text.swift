@@ -1,5 +1,11 @@
 internal import CX11
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 extension X11Connection {
   /// UTF-8 text as compound text (ISO 2022), through Xlib.

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The manager side of the freedesktop clipboard-manager protocol: owns `CLIPBOARD_MANAGER`
 /// and answers `SAVE_TARGETS`, so what an application copied survives its exit.

@@ -1,5 +1,6 @@
 /// A JSON value, read and written without `Codable`: for the few messages of a short paste
-/// (hello, read, their answers, errors).
+/// (hello, read, their answers, errors), and for the declaration files of types and
+/// converters, read without full Foundation (`PropertyTree`).
 ///
 /// `JSONEncoder` and `JSONDecoder` cost a short command about half of its own work: their
 /// first use looks up conformances at run time, scanning every conformance record of a
@@ -11,7 +12,7 @@
 /// let value = try CompactJSON.parse(Array(#"{"type":"public.png"}"#.utf8))
 /// value["type"]?.string   // "public.png"
 /// ```
-enum CompactJSON: Sendable, Equatable {
+package enum CompactJSON: Sendable, Equatable {
   case null
   case bool(Bool)
   /// A number as written, so that 64-bit integers (inode numbers) keep every digit.
@@ -22,12 +23,12 @@ enum CompactJSON: Sendable, Equatable {
   case object([(String, CompactJSON)])
 
   /// Why some bytes are not JSON.
-  struct SyntaxError: Error, CustomStringConvertible {
-    var offset: Int
-    var description: String { "not JSON at byte \(offset)" }
+  package struct SyntaxError: Error, CustomStringConvertible {
+    package var offset: Int
+    package var description: String { "not JSON at byte \(offset)" }
   }
 
-  static func == (lhs: CompactJSON, rhs: CompactJSON) -> Bool {
+  package static func == (lhs: CompactJSON, rhs: CompactJSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): true
     case (.bool(let a), .bool(let b)): a == b
@@ -40,29 +41,29 @@ enum CompactJSON: Sendable, Equatable {
   }
 
   /// The member `key` of an object (the last one of that name), or `nil`.
-  subscript(key: String) -> CompactJSON? {
+  package subscript(key: String) -> CompactJSON? {
     guard case .object(let members) = self else { return nil }
     return members.last { $0.0 == key }?.1
   }
 
-  var string: String? { if case .string(let value) = self { value } else { nil } }
-  var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
-  var number: Double? { if case .number(let value) = self { Double(value) } else { nil } }
-  var array: [CompactJSON]? { if case .array(let value) = self { value } else { nil } }
+  package var string: String? { if case .string(let value) = self { value } else { nil } }
+  package var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+  package var number: Double? { if case .number(let value) = self { Double(value) } else { nil } }
+  package var array: [CompactJSON]? { if case .array(let value) = self { value } else { nil } }
 
   /// An integer number in `Int64`'s range, or `nil`.
-  var integer: Int64? { if case .number(let value) = self { Int64(value) } else { nil } }
+  package var integer: Int64? { if case .number(let value) = self { Int64(value) } else { nil } }
 
   /// A non-negative integer number in `UInt64`'s range, or `nil`.
-  var unsigned: UInt64? { if case .number(let value) = self { UInt64(value) } else { nil } }
+  package var unsigned: UInt64? { if case .number(let value) = self { UInt64(value) } else { nil } }
 
   /// An integer as a number.
-  static func integer(_ value: some BinaryInteger) -> CompactJSON { .number(String(value)) }
+  package static func integer(_ value: some BinaryInteger) -> CompactJSON { .number(String(value)) }
 
   // MARK: Writing
 
   /// The value as compact UTF-8 JSON.
-  var serialized: [UInt8] {
+  package var serialized: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(128)
     write(to: &out)
@@ -115,7 +116,7 @@ enum CompactJSON: Sendable, Equatable {
   // MARK: Reading
 
   /// Parses one JSON value filling `bytes` (whitespace around it allowed).
-  static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> CompactJSON {
+  package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> CompactJSON {
     var reader = Reader(bytes: bytes)
     let value = try reader.value(depth: 0)
     reader.skipWhitespace()

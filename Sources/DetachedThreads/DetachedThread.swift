@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Starts a thread of its own for `body` and forgets it (detached): for work that blocks — an
+/// X connection's poll loop, a wait for a child process — and must not hold a Swift
+/// concurrency thread.
+///
+/// POSIX threads directly, so that the modules a command-line tool links need no
+/// `Foundation.Thread`: linking full Foundation costs every start of `pbpaste` ~0.6 ms
+/// (docs/PERFORMANCE.md).
+///
+/// ```swift
+/// DetachedThread.start(name: "ferry-x11") { runLoop() }
+/// ```
+package enum DetachedThread {
+  /// Starts `body` on a new detached thread named `name` (at most 15 bytes are kept).
+  ///
+  /// - Parameter stackSize: The thread's stack, in bytes; the system's default when `nil`.
+  /// - Returns: `false` when the system refused to make a thread (`body` does not run).
+  @discardableResult
+  package static func start(
+    name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void
+  ) -> Bool {
+    let context = Unmanaged.passRetained(Work(name: name, body: body)).toOpaque()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
+    var thread = pthread_t()
+    let created = pthread_create(&thread, &attributes, { context in
+      let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+      if let setName = DetachedThread.setName {
+        var name = Array(work.name.utf8.prefix(15)).map { CChar(bitPattern: $0) }
+        name.append(0)
+        _ = setName(pthread_self(), name)
+      }
+      work.body()
+      return nil
+    }, context)
+    if created != 0 {
+      Unmanaged<Work>.fromOpaque(context).release()
+      return false
+    }
+    return true
+  }
+
+  /// `pthread_setname_np(3)`, which the C library has but its Swift module does not show;
+  /// `nil` where it cannot be found (threads then keep the process's name).
+  private static let setName: (@convention(c) (pthread_t, UnsafePointer<CChar>?) -> Int32)? =
+    dlsym(nil, "pthread_setname_np").map {
+      unsafeBitCast($0, to: (@convention(c) (pthread_t, UnsafePointer<CChar>?) -> Int32).self)
+    }
+
+  /// What a new thread runs, handed to it through `pthread_create`'s context pointer.
+  private final class Work {
+    let name: String
+    let body: @Sendable () -> Void
+    init(name: String, body: @escaping @Sendable () -> Void) {
+      self.name = name
+      self.body = body
+    }
+  }
+}

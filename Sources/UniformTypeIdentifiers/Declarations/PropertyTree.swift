@@ -1,0 +1,183 @@
+import FoundationEssentials
+import JSONText
+
+/// A JSON document or property list read into plain Swift values: `[String: Any]`, `[Any]`,
+/// `String`, `Bool`, `Int` (a whole number that fits), `Double`, `Date`, `Data`, and
+/// ``Null`` for JSON's `null`.
+///
+/// What `JSONSerialization` and `PropertyListSerialization` give, without full Foundation:
+/// the declaration files of types and converters are read with it, and a command-line tool
+/// that links full Foundation pays ~0.6 ms at every start (docs/PERFORMANCE.md).
+///
+/// ```swift
+/// let root = try PropertyTree.parse(contents)  // JSON when it starts with { or [
+/// let entries = (root as? [String: Any])?["UTExportedTypeDeclarations"] as? [Any]
+/// ```
+package enum PropertyTree {
+  /// JSON's `null`.
+  package struct Null: Hashable, Sendable {}
+
+  /// Why a document could not be read: the decoder's own words.
+  package struct SyntaxError: Error, CustomStringConvertible {
+    package var description: String
+  }
+
+  /// Reads `contents` as JSON when its first non-blank byte is `{` or `[`, else as a
+  /// property list (XML or binary).
+  ///
+  /// - Throws: ``SyntaxError``; ``isJSON(_:)`` says which syntax was tried.
+  package static func parse(_ contents: Data) throws(SyntaxError) -> Any {
+    isJSON(contents) ? try parseJSON(contents) : try parsePropertyList(contents)
+  }
+
+  /// Whether ``parse(_:)`` takes `contents` for JSON.
+  package static func isJSON(_ contents: Data) -> Bool {
+    let first = contents.first { !" \t\r\n".utf8.contains($0) }
+    return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+  }
+
+  /// Reads `contents` as JSON; a bare value (a string, a number) is a document too. Numbers
+  /// become `Int` when whole and in range, else `Double`; of a repeated key, the last wins.
+  package static func parseJSON(_ contents: Data) throws(SyntaxError) -> Any {
+    let bytes = [UInt8](contents)
+    do {
+      return tree(try CompactJSON.parse(bytes))
+    } catch {
+      throw SyntaxError(description: "unexpected input \(position(of: error.offset, in: bytes))")
+    }
+  }
+
+  /// A `CompactJSON` value as the plain values above.
+  private static func tree(_ value: CompactJSON) -> Any {
+    switch value {
+    case .null: return Null()
+    case .bool(let flag): return flag
+    case .number(let text):
+      if let whole = Int(text) { return whole }
+      return Double(text) ?? 0
+    case .string(let text): return text
+    case .array(let elements): return elements.map(tree)
+    case .object(let members):
+      var object: [String: Any] = [:]
+      for (key, member) in members { object[key] = tree(member) }
+      return object
+    }
+  }
+
+  /// "around line 3, column 7" for a byte offset: what an author looks for in an editor.
+  private static func position(of offset: Int, in bytes: [UInt8]) -> String {
+    let before = bytes.prefix(offset)
+    let line = before.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+    let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
+    return offset >= bytes.count ? "at the end (line \(line))" : "around line \(line), column \(column)"
+  }
+
+  /// Reads `contents` as a property list.
+  package static func parsePropertyList(_ contents: Data) throws(SyntaxError) -> Any {
+    do {
+      return try PropertyListDecoder().decode(Node.self, from: contents).value
+    } catch {
+      throw SyntaxError(description: reason(error))
+    }
+  }
+
+  /// Writes `value` (made of the types above) as compact JSON with sorted keys, slashes
+  /// unescaped.
+  package static func jsonData(_ value: Any) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(Node(value))
+  }
+
+  /// `value` as a `Double` when it is a number (whole or not), never for a `Bool`.
+  package static func number(_ value: Any) -> Double? {
+    switch value {
+    case let whole as Int: Double(whole)
+    case let real as Double: real
+    default: nil
+    }
+  }
+
+  /// The most specific words a decoding error has.
+  private static func reason(_ error: any Error) -> String {
+    guard case .dataCorrupted(let context) = error as? DecodingError else { return "\(error)" }
+    if let underlying = context.underlyingError {
+      let text = "\(underlying)"
+      if !text.isEmpty { return text }
+    }
+    return context.debugDescription
+  }
+
+  /// One value of the tree, decoded from or encoded to any format.
+  private struct Node: Codable {
+    var value: Any
+
+    init(_ value: Any) { self.value = value }
+
+    init(from decoder: any Decoder) throws {
+      if let object = try? decoder.container(keyedBy: Key.self) {
+        var members: [String: Any] = [:]
+        for key in object.allKeys { members[key.stringValue] = try object.decode(Node.self, forKey: key).value }
+        value = members
+        return
+      }
+      if var array = try? decoder.unkeyedContainer() {
+        var elements: [Any] = []
+        while !array.isAtEnd { elements.append(try array.decode(Node.self).value) }
+        value = elements
+        return
+      }
+      let single = try decoder.singleValueContainer()
+      if single.decodeNil() {
+        value = Null()
+      } else if let flag = try? single.decode(Bool.self) {
+        value = flag
+      } else if let whole = try? single.decode(Int.self) {
+        value = whole
+      } else if let real = try? single.decode(Double.self) {
+        value = real
+      } else if let text = try? single.decode(String.self) {
+        value = text
+      } else if let date = try? single.decode(Date.self) {
+        value = date
+      } else {
+        value = try single.decode(Data.self)
+      }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      switch value {
+      case let members as [String: Any]:
+        var object = encoder.container(keyedBy: Key.self)
+        for (key, member) in members { try object.encode(Node(member), forKey: Key(key)) }
+      case let elements as [Any]:
+        var array = encoder.unkeyedContainer()
+        for element in elements { try array.encode(Node(element)) }
+      default:
+        var single = encoder.singleValueContainer()
+        switch value {
+        case is Null: try single.encodeNil()
+        case let flag as Bool: try single.encode(flag)
+        case let whole as Int: try single.encode(whole)
+        case let real as Double: try single.encode(real)
+        case let text as String: try single.encode(text)
+        case let date as Date: try single.encode(date)
+        case let data as Data: try single.encode(data)
+        default:
+          throw EncodingError.invalidValue(
+            value, .init(codingPath: encoder.codingPath, debugDescription: "not a JSON or property-list value"))
+        }
+      }
+    }
+  }
+
+  /// Any member name.
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+}
