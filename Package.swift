@@ -95,7 +95,7 @@ let package = Package(
     .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),
     .testTarget(
       name: "PasteboardTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture"]
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture", "DetachedThreads"]
     ),
     .testTarget(
       name: "X11SelectionsTests",
