@@ -1,0 +1,19 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The command-line tools link FoundationEssentials, never full Foundation: a binary that
+/// references full Foundation anywhere pulls all of it in, and starts ~0.6 ms later for it
+/// (docs/PERFORMANCE.md). `ferry`, which runs the daemon, may.
+@Suite struct ToolLinkageTests {
+  @Test(arguments: ["pbpaste", "pbcopy"])
+  func aShortCommandDoesNotLinkFullFoundation(tool: String) throws {
+    let path = try Tools.path(tool)
+    let result = try PeerProcess.run(["readelf", "-d", path], display: nil, timeout: .seconds(30))
+    #expect(result.status == 0, "\(result.stderrText)")
+    let needed = result.stdoutText.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+    #expect(!needed.isEmpty, "a dynamically linked test build names its libraries")
+    #expect(needed.contains { $0.contains("libFoundationEssentials.so") })
+    #expect(!needed.contains { $0.contains("[libFoundation.so]") }, "\(tool) links full Foundation")
+  }
+}
