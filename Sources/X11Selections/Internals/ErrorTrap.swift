@@ -1,7 +1,9 @@
 internal import CX11
 import Synchronization
 
-/// Captures X protocol errors instead of letting Xlib's default handler exit the process.
+/// Captures X protocol errors instead of letting Xlib's default handler exit the process, and
+/// keeps a lost connection from ending the process (its display's exit handler ends only
+/// the thread that owns it).
 ///
 /// One handler is installed for the process; it files each error under its display. The
 /// thread that owns a display collects them after a round trip (``X11Connection/sync()``).
@@ -33,6 +35,12 @@ enum ErrorTrap {
 
   private static func installHandlers() {
     _ = XInitThreads()
+    // Xlib's own I/O error handler exits the process; the per-display exit handler
+    // (`X11Session`) is only reached when this one returns.
+    _ = XSetIOErrorHandler { display in
+      if let display { ErrorTrap.markLost(display) }
+      return 0
+    }
     _ = XSetErrorHandler { display, event in
       guard let display, let event else { return 0 }
       let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))

@@ -1,0 +1,35 @@
+import FerryTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@testable import X11Selections
+
+/// A display that goes away while its thread is inside Xlib: Xlib finds the dead socket
+/// itself, instead of our poll finding the hang-up first. Its default handler exits the
+/// process; ours ends only the display's thread and tells every waiter.
+@Suite struct DisplayLossTests {
+  @Test func aServerThatDiesDuringAnXlibCallCostsOnlyThatDisplay() async throws {
+    let server = try XvfbServer.disposable()
+    defer { server.stop() }
+    let display = try X11Display(name: server.name)
+    let told = Mutex(false)
+    display.onConnectionLost { told.withLock { $0 = true } }
+
+    // Keep the X thread busy while the server stops, then make it call Xlib: a round trip
+    // on a closed socket.
+    let lastCall = Task {
+      try await display.loop.perform { session in
+        usleep(500_000)
+        return session.connection.selectionOwner(session.connection.atom("CLIPBOARD"))
+      }
+    }
+    try await Task.sleep(for: .milliseconds(100))
+    server.stop()
+    await #expect(throws: X11Error.self) { _ = try await lastCall.value }
+    #expect(told.withLock { $0 }, "waiters are told the connection is lost")
+    #expect(display.loop.isConnectionLost)
+    // The process is still here (this line runs), and the display refuses further work.
+    await #expect(throws: X11Error.self) { _ = try await display.owner(of: "PRIMARY") }
+  }
+}
