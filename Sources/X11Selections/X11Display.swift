@@ -116,14 +116,7 @@ public final class X11Display: Sendable {
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
   ) async throws -> SelectionData {
     try await withCheckedThrowingContinuation { continuation in
-      let once = Once(continuation)
-      loop.onConnectionLost { once.resume(throwing: X11Error.connectionLost) }
-      loop.submit { session in
-        let connection = session.connection
-        session.reader.start(
-          selection: connection.atom(selection), target: connection.atom(target), sink: sink,
-          stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
-      }
+      startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: Once(continuation))
     }
   }
 
@@ -142,6 +135,17 @@ public final class X11Display: Sendable {
       outcome.withLock { $0 = result }
       done.signal()
     }
+    startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
+    done.wait()
+    return try outcome.withLock { $0! }.get()
+  }
+
+  /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the
+  /// connection if that comes first.
+  private func startRead(
+    _ selection: String, target: String, into sink: SelectionSink, stepTimeout: Duration,
+    byteLimit: Int?, once: Once<SelectionData>
+  ) {
     loop.onConnectionLost { once.resume(throwing: X11Error.connectionLost) }
     loop.submit { session in
       let connection = session.connection
@@ -149,8 +153,6 @@ public final class X11Display: Sendable {
         selection: connection.atom(selection), target: connection.atom(target), sink: sink,
         stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
     }
-    done.wait()
-    return try outcome.withLock { $0! }.get()
   }
 
   /// The targets the owner of `selection` offers, in its order.
