@@ -110,6 +110,13 @@ public final class PeerProcess: @unchecked Sendable {
     return String(decoding: stdoutData, as: UTF8.self)
   }
 
+  /// The standard error so far.
+  public var errorSoFar: String {
+    collected.lock()
+    defer { collected.unlock() }
+    return String(decoding: stderrData, as: UTF8.self)
+  }
+
   /// Waits until the output contains `text`, or the deadline passes.
   @discardableResult
   public func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) -> Bool {

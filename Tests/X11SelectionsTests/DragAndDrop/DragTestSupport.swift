@@ -71,48 +71,24 @@ final class DragServer: Sendable {
 
 /// A child process with both output streams captured as they come, so a test can wait for a
 /// line on either: `ferry drag` says it is ready on standard error, peers on standard output.
-final class Child: @unchecked Sendable {
+/// A ``PeerProcess`` with the text views the drag-and-drop tests read.
+final class Child: Sendable {
   struct Result: Sendable {
     var status: Int32
     var stdout: String
     var stderr: String
   }
 
-  let process = Process()
-  private let lock = NSLock()
-  private var out = Data()
-  private var err = Data()
-  private let readers = DispatchGroup()
+  let peer: PeerProcess
 
-  private init() {}
+  private init(_ peer: PeerProcess) { self.peer = peer }
 
   /// Starts `arguments` (program first, found on `PATH` unless absolute) on `display`.
   ///
   /// - Throws: ``PeerUnavailable`` when the program is not installed.
   static func start(_ arguments: [String], display: String?) throws -> Child {
-    guard let path = Peers.path(of: arguments[0]) else {
-      throw PeerUnavailable(program: arguments[0])
-    }
-    let child = Child()
-    child.process.executableURL = URL(fileURLWithPath: path)
-    child.process.arguments = Array(arguments.dropFirst())
-    var environment = ProcessInfo.processInfo.environment
-    if let display {
-      environment["DISPLAY"] = display
-    } else {
-      environment.removeValue(forKey: "DISPLAY")
-    }
-    environment["NO_AT_BRIDGE"] = "1"  // GTK without the accessibility bus: no D-Bus waits
-    child.process.environment = environment
-    let outPipe = Pipe()
-    let errPipe = Pipe()
-    child.process.standardOutput = outPipe
-    child.process.standardError = errPipe
-    child.process.standardInput = FileHandle.nullDevice
-    try child.process.runWithDefaultSignals()  // an empty signal mask, so SIGTERM works
-    child.drain(outPipe.fileHandleForReading) { child.out.append($0) }
-    child.drain(errPipe.fileHandleForReading) { child.err.append($0) }
-    return child
+    // GTK without the accessibility bus: no D-Bus waits.
+    Child(try PeerProcess(arguments, display: display, environment: ["NO_AT_BRIDGE": "1"]))
   }
 
   /// Runs a program to its end.
@@ -122,34 +98,10 @@ final class Child: @unchecked Sendable {
     try start(arguments, display: display).finish(timeout: timeout)
   }
 
-  private func drain(_ handle: FileHandle, _ append: @escaping @Sendable (Data) -> Void) {
-    readers.enter()
-    Thread {
-      while true {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }
-        self.lock.lock()
-        append(chunk)
-        self.lock.unlock()
-      }
-      self.readers.leave()
-    }.start()
-  }
-
-  var isRunning: Bool { process.isRunning }
-  var pid: Int32 { process.processIdentifier }
-
-  var stdout: String {
-    lock.lock()
-    defer { lock.unlock() }
-    return String(decoding: out, as: UTF8.self)
-  }
-
-  var stderr: String {
-    lock.lock()
-    defer { lock.unlock() }
-    return String(decoding: err, as: UTF8.self)
-  }
+  var isRunning: Bool { peer.process.isRunning }
+  var pid: Int32 { peer.pid }
+  var stdout: String { peer.outputSoFar }
+  var stderr: String { peer.errorSoFar }
 
   /// The standard output's lines that are JSON objects.
   var jsonLines: [[String: Any]] {
@@ -170,12 +122,7 @@ final class Child: @unchecked Sendable {
 
   /// Waits for the process to end, killing it after `timeout`.
   func finish(timeout: Duration = .seconds(20)) -> Result {
-    if !Deadline.wait(for: timeout, { !process.isRunning }) {
-      kill(process.processIdentifier, SIGKILL)
-    }
-    process.waitUntilExit()
-    readers.wait()
-    return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    Result(peer.finish(timeout: timeout))
   }
 
   /// The async form of ``finish(timeout:)``.
@@ -186,8 +133,13 @@ final class Child: @unchecked Sendable {
   /// Stops the process (SIGTERM) and reaps it.
   @discardableResult
   func stop() -> Result {
-    if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-    return finish(timeout: .seconds(5))
+    Result(peer.kill())
+  }
+}
+
+extension Child.Result {
+  init(_ result: PeerProcess.Result) {
+    self.init(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
   }
 }
 
