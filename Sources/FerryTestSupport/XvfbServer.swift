@@ -52,7 +52,11 @@ public final class XvfbServer: Sendable {
   ///
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func disposable() throws -> XvfbServer {
-    try XvfbServer()
+    // Started under the same lock as the shared ones: two servers started at once would pick
+    // the same free number.
+    lock.lock()
+    defer { lock.unlock() }
+    return try XvfbServer()
   }
 
   /// Stops the server and waits until it has ended: its clients lose the display.
@@ -90,6 +94,9 @@ public final class XvfbServer: Sendable {
       (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status) == 0
     }
     guard answered else { throw XvfbError(message: "Xvfb on :\(number) did not answer") }
+    // A server that lost the number to another (another test process) exits; the one that
+    // answered is not ours.
+    guard process.isRunning else { throw XvfbError(message: "Xvfb on :\(number) exited: the number was taken") }
     if let reaper = Self.startReaper(of: process.processIdentifier) { Self.reapers.append(reaper) }
   }
 
