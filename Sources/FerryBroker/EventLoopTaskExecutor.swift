@@ -14,7 +14,7 @@ import NIOCore
 ///   await serve(channel)
 /// }
 /// ```
-final class EventLoopTaskExecutor: TaskExecutor, @unchecked Sendable {
+final class EventLoopTaskExecutor: TaskExecutor {
   /// The loop the jobs run on.
   let eventLoop: any EventLoop
 
