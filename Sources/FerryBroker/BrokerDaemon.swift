@@ -84,11 +84,11 @@ public enum BrokerDaemon {
     var bridgeTasks: [Task<Void, Never>] = []
     if let display {
       let general = SelectionBinding(
-        pasteboard: .general, selection: "CLIPBOARD", display: display, eager: true,
+        pasteboard: .general, selection: "CLIPBOARD", display: display,
         byteBudget: configuration.captureLimit, logger: logger)
+      // PRIMARY changes with every selection drag: record its targets, read its data on request.
       let primary = SelectionBinding(
-        pasteboard: .primary, selection: "PRIMARY", display: display, eager: false,
-        byteBudget: configuration.captureLimit, logger: logger)
+        pasteboard: .primary, selection: "PRIMARY", display: display, byteBudget: 0, logger: logger)
       bridgeTasks.append(Task { await general.run() })
       bridgeTasks.append(Task { await primary.run() })
       let manager = try await display.becomeClipboardManager(

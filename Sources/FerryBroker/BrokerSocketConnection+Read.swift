@@ -17,7 +17,7 @@ extension BrokerSocketConnection {
   /// thread pool, each chunk sent before the next is read once the channel is writable, so a
   /// payload of any size costs a few MiB.
   mutating func read(_ request: ReadRequest) async throws {
-    let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
+    let board = try await settledPasteboard(request.pasteboard)
     var wanted: [UTType] = []
     for name in request.types { wanted.append(try Self.type(named: name)) }
     let items = board.items

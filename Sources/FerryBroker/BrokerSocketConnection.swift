@@ -144,8 +144,23 @@ struct BrokerSocketConnection {
 
   // MARK: - Small operations
 
+  /// How long a reader waits for a write on its way — an X owner's offer being captured —
+  /// before it is told the pasteboard is busy. A capture's steps time out after 2 s each.
+  static let settleLimit: Duration = .seconds(10)
+
+  /// The pasteboard named `name` once no announced write is pending: a reader is answered
+  /// from the new owner's copy, never from the item it replaces.
+  func settledPasteboard(_ name: String?) async throws -> Pasteboard {
+    let board = context.pasteboard(try Self.pasteboardName(name))
+    guard await board.settle(within: Self.settleLimit) else {
+      throw ProtocolFailure.refusal(
+        .timeout, "the \(board.name.rawValue) pasteboard is still copying a new owner's offer after \(Self.settleLimit)")
+    }
+    return board
+  }
+
   private func types(_ request: TypesRequest) async throws {
-    let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
+    let board = try await settledPasteboard(request.pasteboard)
     try await send(.response, Self.state(of: board))
   }
 

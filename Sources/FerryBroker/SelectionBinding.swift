@@ -12,26 +12,41 @@ import X11Selections
 ///   socket see it. `CLIPBOARD` is captured eagerly up to the byte budget, so the copy
 ///   outlives the owner; when the owner goes away (its client closed, its window destroyed)
 ///   and nobody owns the selection, the binding takes it and serves the copy. `PRIMARY`
-///   changes with every selection drag, so it is mirrored lazily: its targets at once, its data
-///   on request, from the owner.
-/// - A selection is never taken from a live owner: only Ferry's own writes, or an owner that
-///   has gone, make the binding take it.
+///   changes with every selection drag, so its budget is zero: its targets are recorded at
+///   once and its data read on request, from the owner.
+/// - A capture never harms the owner's transfer (see ``SelectionCapture``), and a selection
+///   is never taken from a live owner: only Ferry's own writes, or an owner that has gone,
+///   make the binding take it.
+/// - One copy is one change: the pasteboard's change count moves when an owner offers
+///   something new, not when the binding takes over a copy it holds, saves it for an exiting
+///   application, or hears of the same ownership twice (docs/PROTOCOL.md, "Change counts").
+/// - From the moment a new owner is seen until its offer is captured, readers that settle
+///   the pasteboard wait for the capture instead of being answered from the stale item.
 final class SelectionBinding: Sendable {
+  /// The copy the binding mirrors: whose it is, what was captured, and the item made of it.
+  private struct Mirror {
+    var owner: XWindow
+    var time: XTimestamp
+    var capture: SelectionCapture
+    var item: ObjectIdentifier
+    var changeCount: Int
+  }
+
   let pasteboard: Pasteboard
   let selection: String
   let display: X11Display
-  let eager: Bool
   let byteBudget: Int
   let logger: Logger
-  /// The item mirroring the X owner, which must not make the binding take the selection.
-  private let mirror = Mutex<(item: ObjectIdentifier?, owner: XWindow, complete: [ClipboardCapture.Captured])?>(nil)
-  private let capture = Mutex<Task<Void, Never>?>(nil)
+  private let mirror = Mutex<Mirror?>(nil)
+  private let capturing = Mutex<Task<Void, Never>?>(nil)
 
-  init(pasteboard: Pasteboard, selection: String, display: X11Display, eager: Bool, byteBudget: Int, logger: Logger) {
+  /// How long each step of a capture may take: the owner's answer, each INCR chunk.
+  static let captureStepTimeout: Duration = .seconds(2)
+
+  init(pasteboard: Pasteboard, selection: String, display: X11Display, byteBudget: Int, logger: Logger) {
     self.pasteboard = pasteboard
     self.selection = selection
     self.display = display
-    self.eager = eager
     self.byteBudget = byteBudget
     self.logger = logger
   }
@@ -65,7 +80,7 @@ final class SelectionBinding: Sendable {
       if change.isOwnedByThisProcess { continue }
       switch change.kind {
       case .newOwner:
-        startMirroring(owner: change.owner)
+        startMirroring(owner: change.owner, time: change.time)
       case .windowDestroyed, .clientClosed:
         await takeOverIfOwnerless()
       }
@@ -73,59 +88,105 @@ final class SelectionBinding: Sendable {
   }
 
   /// Mirrors the new owner's offer into the pasteboard, replacing a capture in progress.
-  private func startMirroring(owner: XWindow) {
+  private func startMirroring(owner: XWindow, time: XTimestamp) {
+    if mirror.withLock({ $0?.owner == owner && $0?.time == time }) { return }  // the same ownership, told twice
+    let pending = pasteboard.announceWrite()
     let task = Task {
-      let capture = ClipboardCapture(display: display, selection: selection, byteBudget: eager ? byteBudget : 0, logger: logger)
+      defer { pending.finish() }
       do {
-        let captured = try await capture.capture()
+        let offer = try await display.offer(of: selection, stepTimeout: Self.captureStepTimeout)
+        let capture = await display.capture(offer, budget: byteBudget, stepTimeout: Self.captureStepTimeout)
         guard !Task.isCancelled else { return }
-        let item = capture.item(from: captured, live: true)
-        mirror.withLock { $0 = (ObjectIdentifier(item), owner, captured.filter { $0.data != nil }) }
-        pasteboard.write([item])
-        logger.debug("mirrored \(captured.count) targets of \(selection) from 0x\(String(owner.rawValue, radix: 16))")
+        record(capture, owner: owner, time: time)
       } catch {
         logger.debug("could not mirror \(selection): \(error)")
       }
     }
-    capture.withLock {
+    capturing.withLock {
       $0?.cancel()
       $0 = task
     }
   }
 
+  /// Puts a new owner's capture on the pasteboard: a change, unless it holds exactly the
+  /// bytes the pasteboard already mirrors.
+  private func record(_ capture: SelectionCapture, owner: XWindow, time: XTimestamp) {
+    let changeCount = pasteboard.changeCount
+    let unchanged = mirror.withLock { current -> Bool in
+      guard let held = current, held.changeCount == changeCount, held.capture.holdsTheSameData(as: capture) else {
+        return false
+      }
+      current?.owner = owner
+      current?.time = time
+      return true
+    }
+    if unchanged {
+      logger.debug("\(selection): the new owner offers what is already held")
+      return
+    }
+    let item = capture.item(readingTheRestFrom: display)
+    // Written under the mirror's lock, so that following the write sees the mirror and never
+    // takes the selection from its owner.
+    mirror.withLock { mirror in
+      let count = pasteboard.write([item])
+      mirror = Mirror(owner: owner, time: time, capture: capture, item: ObjectIdentifier(item), changeCount: count)
+    }
+    logger.debug("mirrored \(capture.entries.count) targets of \(selection) (\(capture.byteCount) bytes) from 0x\(String(owner.rawValue, radix: 16))")
+  }
+
   /// The owner went away: serve the captured copy if nobody else has taken the selection.
+  /// The copy is the one the pasteboard already holds, so its change count stays.
   private func takeOverIfOwnerless() async {
-    await capture.withLock { $0 }?.value
-    guard eager, let copy = mirror.withLock({ $0 }), !copy.complete.isEmpty,
+    await capturing.withLock { $0 }?.value
+    guard let copy = mirror.withLock({ $0 }), !copy.capture.captured.isEmpty,
       (try? await display.owner(of: selection)) == XWindow.none
     else { return }
-    let capture = ClipboardCapture(display: display, selection: selection, byteBudget: byteBudget, logger: logger)
-    let item = capture.item(from: copy.complete, live: false)
+    let item = copy.capture.item
     do {
       try await display.own(selection, item: item)
-      mirror.withLock { $0 = (ObjectIdentifier(item), .none, copy.complete) }
-      pasteboard.write([item])
-      logger.info("the owner of \(selection) went away; serving its copy")
     } catch {
       logger.warning("could not take over \(selection): \(error)")
+      return
+    }
+    let kept = mirror.withLock { mirror -> Bool in
+      guard pasteboard.substitute([item], ifChangeCountIs: copy.changeCount) else { return false }
+      mirror?.item = ObjectIdentifier(item)
+      mirror?.owner = .none
+      return true
+    }
+    if kept {
+      logger.info("the owner of \(selection) went away; serving its copy")
+    } else {
+      await display.disown(selection)  // Something newer was written meanwhile: serve that.
     }
   }
 
   /// Copies the clipboard for an application about to exit (`SAVE_TARGETS`) and takes it.
+  ///
+  /// Saving the copy the pasteboard already mirrors is not a change; saving an owner the
+  /// binding had not captured yet is.
   func saveForExitingOwner(targets: [String]?) async -> Bool {
-    let capture = ClipboardCapture(display: display, selection: selection, byteBudget: byteBudget, logger: logger)
-    guard let captured = try? await capture.capture(only: targets), captured.contains(where: { $0.data != nil }) else {
-      return false
-    }
-    let item = capture.item(from: captured, live: false)
+    await capturing.withLock { $0 }?.value
+    let owner = try? await display.owner(of: selection)
+    guard let offer = try? await display.offer(of: selection, stepTimeout: Self.captureStepTimeout) else { return false }
+    let wanted = targets.map(offer.targets(named:)) ?? offer.essentialTargets
+    let capture = await display.capture(offer, targets: wanted, budget: byteBudget, stepTimeout: Self.captureStepTimeout)
+    guard !capture.captured.isEmpty else { return false }
+    let item = capture.item
     do {
       try await display.own(selection, item: item)
     } catch {
       return false
     }
-    mirror.withLock { $0 = (ObjectIdentifier(item), .none, captured) }
-    pasteboard.write([item])
-    logger.info("saved \(captured.count) targets of \(selection) for an exiting application")
+    mirror.withLock { mirror in
+      var count = pasteboard.changeCount
+      let sameCopy = mirror.map { $0.owner == owner && $0.changeCount == count } ?? false
+      if !(sameCopy && pasteboard.substitute([item], ifChangeCountIs: count)) {
+        count = pasteboard.write([item])
+      }
+      mirror = Mirror(owner: .none, time: .current, capture: capture, item: ObjectIdentifier(item), changeCount: count)
+    }
+    logger.info("saved \(capture.captured.count) targets of \(selection) for an exiting application")
     return true
   }
 }

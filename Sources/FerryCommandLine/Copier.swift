@@ -56,8 +56,7 @@ public enum Paster {
     if let types = try BrokerConnector.types(request) { return types }
     let direct = try directSelection(request)
     return try runBlocking {
-      let targets = try await direct.targets()
-      return direct.item(targets: targets).types.map(\.identifier)
+      return direct.item(try await direct.offer()).types.map(\.identifier)
     }
   }
 

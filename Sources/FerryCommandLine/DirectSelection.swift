@@ -33,38 +33,19 @@ public struct DirectSelection: Sendable {
     self.stepTimeout = stepTimeout
   }
 
-  /// The owner's targets in its order, each with its type.
-  public func targets() async throws -> [(target: String, type: UTType)] {
+  /// What the owner offers.
+  public func offer() async throws -> SelectionOffer {
     do {
-      let names = try await display.targets(of: selection, stepTimeout: stepTimeout)
-      var seen = Set<UTType>()
-      return names.compactMap { name in
-        guard !["TARGETS", "MULTIPLE", "TIMESTAMP", "DELETE", "SAVE_TARGETS", "INCR"].contains(name),
-          let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted
-        else { return nil }
-        return (name, type)
-      }
+      return try await display.offer(of: selection, stepTimeout: stepTimeout)
     } catch let error as X11Error {
       throw Self.failure(error, selection: selection)
     }
   }
 
   /// The item the owner offers, read lazily.
-  public func item(targets: [(target: String, type: UTType)]) -> PasteboardItem {
-    let display = self.display
-    let selection = self.selection
-    let stepTimeout = self.stepTimeout
-    return PasteboardItem(
-      representations: targets.map { entry in
-        let target = entry.target
-        return .lazy(entry.type, timeLimit: .seconds(3600)) {
-          let reply = try await display.read(selection, target: target, stepTimeout: stepTimeout)
-          if reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && entry.type != .latin1PlainText) {
-            return .data(Data(try await display.decodeText(reply).utf8))
-          }
-          return .data(reply.data)
-        }
-      })
+  public func item(_ offer: SelectionOffer) -> PasteboardItem {
+    SelectionCapture(offer: offer, entries: offer.targets.map { SelectionCapture.Entry(target: $0) })
+      .item(readingTheRestFrom: display, stepTimeout: stepTimeout)
   }
 
   /// Writes the owner's `UTF8_STRING` to `descriptor`, asked for without looking at its
@@ -87,17 +68,18 @@ public struct DirectSelection: Sendable {
   /// - Returns: The type written.
   /// - Throws: ``CommandFailure``: status 1 when nothing fits, 4 on a timeout.
   public func paste(preferences: [UTType], to descriptor: Int32) async throws -> UTType {
-    let targets = try await targets()
+    let offer = try await offer()
+    let targets = offer.targets
     guard !targets.isEmpty else {
       throw CommandFailure("the \(selection) owner offers nothing", status: .nothingAvailable)
     }
     // A target of exactly a wanted type streams straight to the output.
     for wanted in preferences {
       if let direct = targets.first(where: { $0.type == wanted }),
-        wanted != .utf8PlainText || direct.target == "UTF8_STRING" || direct.target.hasPrefix("text/plain;charset=utf-8")
+        wanted != .utf8PlainText || direct.name == "UTF8_STRING" || direct.name.hasPrefix("text/plain;charset=utf-8")
       {
         do {
-          _ = try await display.read(selection, target: direct.target, into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
+          _ = try await display.read(selection, target: direct.name, into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
           return wanted
         } catch let error as X11Error {
           if case .refused = error { continue }
@@ -105,7 +87,7 @@ public struct DirectSelection: Sendable {
         }
       }
     }
-    let item = item(targets: targets)
+    let item = item(offer)
     for wanted in preferences {
       guard item.availableType(conformingTo: wanted) != nil else { continue }
       do {

@@ -42,6 +42,10 @@ public final class Pasteboard: Sendable {
     var items: [PasteboardItem] = []
     var changeCount = 0
     var watchers: [UUID: AsyncStream<Int>.Continuation] = [:]
+    /// Writes announced and not yet made or withdrawn.
+    var pendingWrites = 0
+    /// Readers waiting for the pending writes.
+    var settleWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
   }
 
   private static let registry = Mutex<[Name: Pasteboard]>([:])
@@ -130,6 +134,22 @@ public final class Pasteboard: Sendable {
     }
   }
 
+  /// Replaces the items with another form of the same copy, without moving ``changeCount``
+  /// or telling watchers — provided nothing was written since `changeCount`.
+  ///
+  /// A clipboard manager uses it when it takes over what an application copied: the copy is
+  /// the same, only who holds its bytes changed.
+  ///
+  /// - Returns: Whether the items were replaced (`false` when the pasteboard changed since).
+  @discardableResult
+  public func substitute(_ items: [PasteboardItem], ifChangeCountIs changeCount: Int) -> Bool {
+    contents.withLock { contents in
+      guard contents.changeCount == changeCount else { return false }
+      contents.items = items
+      return true
+    }
+  }
+
   /// The items, without those past their expiration date.
   public var items: [PasteboardItem] {
     contents.withLock { $0.items }.filter { !$0.isExpired }
@@ -209,6 +229,69 @@ public final class Pasteboard: Sendable {
       _ = self?.contents.withLock { $0.watchers.removeValue(forKey: id) }
     }
     return stream
+  }
+
+  // MARK: Writes on their way
+
+  /// Announces a write on its way, so that readers who wait with ``settle(within:)`` get the
+  /// new item rather than the one it replaces.
+  ///
+  /// The broker announces one when it sees a new X owner and is copying its offer: from that
+  /// moment the item it holds is stale. End the announcement with
+  /// ``PendingWrite/finish()`` after writing (or when the write is given up).
+  ///
+  /// ```swift
+  /// let pending = board.announceWrite()
+  /// defer { pending.finish() }
+  /// board.write([await captureNewOwner()])
+  /// ```
+  public func announceWrite() -> PendingWrite {
+    contents.withLock { $0.pendingWrites += 1 }
+    return PendingWrite { [weak self] in self?.endPendingWrite() }
+  }
+
+  /// Waits until no announced write is pending, at most `limit`.
+  ///
+  /// - Returns: `true` when settled, `false` when a write was still pending at the limit.
+  public func settle(within limit: Duration) async -> Bool {
+    let id = UUID()
+    let settled = await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let waiting = self.contents.withLock { contents -> Bool in
+            guard contents.pendingWrites > 0 else { return false }
+            contents.settleWaiters[id] = continuation
+            return true
+          }
+          if !waiting { continuation.resume() }
+        }
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: limit)
+        return false
+      }
+      let first = await group.next() ?? true
+      if !first {
+        contents.withLock { $0.settleWaiters.removeValue(forKey: id) }?.resume()
+      }
+      group.cancelAll()
+      return first
+    }
+    return settled
+  }
+
+  /// Whether a write is announced and not yet made.
+  public var hasPendingWrite: Bool { contents.withLock { $0.pendingWrites > 0 } }
+
+  private func endPendingWrite() {
+    let waiters = contents.withLock { contents -> [CheckedContinuation<Void, Never>] in
+      contents.pendingWrites -= 1
+      guard contents.pendingWrites == 0 else { return [] }
+      defer { contents.settleWaiters.removeAll() }
+      return Array(contents.settleWaiters.values)
+    }
+    waiters.forEach { $0.resume() }
   }
 
   private func item(serving type: UTType) throws -> PasteboardItem {

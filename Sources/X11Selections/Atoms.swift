@@ -42,10 +42,4 @@ struct Atoms {
     (wmProtocols, wmDeleteWindow, uriList, utf8MIMEText, plainMIMEText) =
       (next(), next(), next(), next(), next())
   }
-
-  /// Targets that describe the selection rather than carry its data; never copied, never
-  /// listed as data.
-  var metaTargets: Set<XAtom> {
-    [targets, multiple, timestamp, delete, insertSelection, insertProperty, saveTargets, incr]
-  }
 }

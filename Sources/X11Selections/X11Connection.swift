@@ -163,6 +163,22 @@ final class X11Connection {
     }
   }
 
+  /// A property's type, format and size in bytes, read without its data; `nil` when it does
+  /// not exist. Lets a reader decide before the bytes cross the connection.
+  func propertyShape(of window: XWindow, _ property: XAtom) -> (type: XAtom, format: Int32, byteCount: Int)? {
+    var type: Atom = 0
+    var format: Int32 = 0
+    var count: UInt = 0
+    var after: UInt = 0
+    var data: UnsafeMutablePointer<UInt8>?
+    let status = XGetWindowProperty(
+      display, Window(window.rawValue), Atom(property.rawValue), 0, 0, 0, Atom(AnyPropertyType), &type, &format,
+      &count, &after, &data)
+    if let data { XFree(data) }
+    guard status == Success, type != 0 else { return nil }
+    return (XAtom(rawValue: UInt(type)), format, Int(after))
+  }
+
   /// Reads a whole property, deleting it when `delete` is set; `nil` when it does not exist.
   func property(of window: XWindow, _ property: XAtom, delete: Bool) -> Property? {
     var type: Atom = 0

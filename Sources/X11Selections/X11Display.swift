@@ -108,16 +108,16 @@ public final class X11Display: Sendable {
   ///   - target: The target atom's name (`UTF8_STRING`, `image/png`, `TARGETS`).
   ///   - sink: Memory, or a descriptor the bytes are written to as they arrive.
   ///   - stepTimeout: How long to wait for the answer and for each INCR chunk.
-  ///   - byteLimit: Give up, with ``X11Error/tooLarge(limit:)``, past this many bytes.
+  ///   - byteLimit: Keep at most this many bytes. A larger reply is not read when its size is
+  ///   known up front, and otherwise drained to its end — an owner's transfer, once started,
+  ///   is always finished — then the read fails with ``X11Error/tooLarge(limit:)``.
   /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/refused(selection:target:)``,
   ///   ``X11Error/timedOut(_:)``, ``X11Error/tooLarge(limit:)`` or ``X11Error/connectionLost``.
   public func read(
     _ selection: String, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
   ) async throws -> SelectionData {
-    try await withCheckedThrowingContinuation { continuation in
-      startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: Once(continuation))
-    }
+    try await loop.read(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit)
   }
 
   /// ``read(_:target:into:stepTimeout:byteLimit:)`` for a caller that is not async — a
@@ -135,37 +135,29 @@ public final class X11Display: Sendable {
       outcome.withLock { $0 = result }
       done.signal()
     }
-    startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
+    loop.startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
     done.wait()
     return try outcome.withLock { $0! }.get()
   }
 
-  /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the
-  /// connection if that comes first.
-  private func startRead(
-    _ selection: String, target: String, into sink: SelectionSink, stepTimeout: Duration,
-    byteLimit: Int?, once: Once<SelectionData>
-  ) {
-    loop.onConnectionLost { once.resume(throwing: X11Error.connectionLost) }
-    loop.submit { session in
-      let connection = session.connection
-      session.reader.start(
-        selection: connection.atom(selection), target: connection.atom(target), sink: sink,
-        stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
-    }
-  }
-
-  /// The targets the owner of `selection` offers, in its order.
+  /// The targets the owner of `selection` offers, in its order, each once, at most
+  /// ``SelectionOffer/maximumTargets`` of them.
   ///
-  /// - Throws: As ``read(_:target:into:stepTimeout:)``.
+  /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
   public func targets(of selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> [String] {
-    let reply = try await read(selection, target: "TARGETS", stepTimeout: stepTimeout)
-    guard reply.format == 32 else { throw X11Error.malformedReply("TARGETS is not a list of atoms") }
-    let atoms = reply.data.withUnsafeBytes { raw in
-      (0..<reply.data.count / 4).map { XAtom(rawValue: UInt(raw.load(fromByteOffset: $0 * 4, as: UInt32.self))) }
+    // 4 bytes an atom; the cap keeps a hostile list from costing more than a glance.
+    let reply = try await read(selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
+    var seen = Set<XAtom>()
+    var atoms: [XAtom] = []
+    reply.data.withUnsafeBytes { raw in
+      for index in 0..<(reply.data.count / 4) where atoms.count < SelectionOffer.maximumTargets {
+        let atom = XAtom(rawValue: UInt(raw.load(fromByteOffset: index * 4, as: UInt32.self)))
+        if atom != .none, seen.insert(atom).inserted { atoms.append(atom) }
+      }
     }
+    let listed = atoms
     return try await loop.perform { session in
-      session.connection.names(atoms.filter { $0 != .none }).compactMap { $0 }
+      session.connection.names(listed).compactMap { $0 }
     }
   }
 
@@ -188,19 +180,7 @@ public final class X11Display: Sendable {
 
   /// Decodes a text reply by its type: UTF-8, Latin-1 or compound text.
   public func decodeText(_ reply: SelectionData) async throws -> String {
-    switch reply.type {
-    case "STRING":
-      return String(decoding: reply.data.map { UInt16($0) }, as: UTF16.self)
-    case "COMPOUND_TEXT":
-      let data = reply.data
-      let utf8 = try await loop.perform { session in
-        session.connection.utf8Text(from: data, encoding: session.connection.atoms.compoundText)
-      }
-      guard let utf8 else { throw X11Error.malformedReply("compound text Xlib cannot decode") }
-      return String(decoding: utf8, as: UTF8.self)
-    default:
-      return String(decoding: reply.data, as: UTF8.self)
-    }
+    try await loop.decodeText(reply)
   }
 
   // MARK: Watching
@@ -211,13 +191,15 @@ public final class X11Display: Sendable {
     let (stream, continuation) = AsyncStream<SelectionOwnerChange>.makeStream()
     let id = UUID()
     loop.submit { session in
-      for selection in selections { session.watch(session.connection.atom(selection)) }
-      session.ownerWatchers[id] = continuation
+      let atoms = Set(selections.map { session.connection.atom($0) })
+      atoms.forEach(session.watch)
+      session.ownerWatchers[id] = (atoms, continuation)
       session.connection.flush()
     }
-    loop.onConnectionLost { continuation.finish() }
+    let registration = loop.onConnectionLost { continuation.finish() }
     let loop = self.loop
     continuation.onTermination = { _ in
+      if let registration { loop.forget(registration) }
       loop.submit { session in session.ownerWatchers[id] = nil }
     }
     return stream

@@ -23,7 +23,10 @@ final class X11EventLoop: Sendable {
     var jobs: [Job] = []
     var lost = false
     var stopping = false
-    var onLost: [@Sendable () -> Void] = []
+    /// What to call if the connection is lost, by registration: each waiting caller's own
+    /// failure path, removed when its call resolves, so the table holds only calls in flight.
+    var onLost: [UInt64: @Sendable () -> Void] = [:]
+    var nextRegistration: UInt64 = 0
   }
 
   private let shared = Mutex(Shared())
@@ -96,27 +99,44 @@ final class X11EventLoop: Sendable {
   /// - Throws: What `body` throws, or ``X11Error/connectionLost``.
   func perform<T: Sendable>(_ body: @escaping @Sendable (X11Session) throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-      let once = Once(continuation)
-      let registered = shared.withLock { shared -> Bool in
-        guard !shared.lost else { return false }
-        shared.onLost.append { once.resume(throwing: X11Error.connectionLost) }
-        shared.jobs.append { session in
-          once.resume(with: Result { try body(session) })
-        }
-        return true
-      }
-      if registered { wake() } else { once.resume(throwing: X11Error.connectionLost) }
+      let once = tracked(Once(continuation))
+      submit { session in once.resume(with: Result { try body(session) }) }
     }
   }
 
-  /// Calls `handler` once if the connection is lost.
-  func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {
-    let lost = shared.withLock { shared -> Bool in
-      if !shared.lost { shared.onLost.append(handler) }
-      return shared.lost
+  /// `once`, failed with ``X11Error/connectionLost`` if the connection goes before it is
+  /// resolved. The registration lasts until `once` resolves, however it resolves: a daemon
+  /// that makes millions of calls keeps only those in flight.
+  func tracked<T>(_ once: Once<T>) -> Once<T> {
+    guard let registration = onConnectionLost({ once.resume(throwing: X11Error.connectionLost) }) else {
+      return once  // Already lost: `once` has just been failed.
     }
-    if lost { handler() }
+    once.onResolved { [weak self] in self?.forget(registration) }
+    return once
   }
+
+  /// Calls `handler` once if the connection is lost; at once if it already is.
+  ///
+  /// - Returns: The registration, for ``forget(_:)``; `nil` when `handler` was called here.
+  @discardableResult
+  func onConnectionLost(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
+    let registration = shared.withLock { shared -> UInt64? in
+      guard !shared.lost else { return nil }
+      shared.nextRegistration += 1
+      shared.onLost[shared.nextRegistration] = handler
+      return shared.nextRegistration
+    }
+    if registration == nil { handler() }
+    return registration
+  }
+
+  /// Removes a handler given to ``onConnectionLost(_:)``.
+  func forget(_ registration: UInt64) {
+    _ = shared.withLock { $0.onLost.removeValue(forKey: registration) }
+  }
+
+  /// How many loss handlers are registered: calls in flight plus watchers (for tests).
+  var registeredLossHandlers: Int { shared.withLock { $0.onLost.count } }
 
   /// Whether the connection has been lost.
   var isConnectionLost: Bool { shared.withLock { $0.lost } }
@@ -144,7 +164,7 @@ final class X11EventLoop: Sendable {
       shared.lost = true
       shared.jobs.removeAll()
       defer { shared.onLost.removeAll() }
-      return shared.onLost
+      return shared.onLost.sorted { $0.key < $1.key }.map(\.value)  // in the order registered
     }
     handlers.forEach { $0() }
   }
@@ -178,7 +198,7 @@ final class X11EventLoop: Sendable {
       }
       if descriptors[1].revents & Int16(POLLIN) != 0 {
         var drain = [UInt8](repeating: 0, count: 64)
-        while read(wakeDescriptor, &drain, drain.count) > 0 {}
+        while Glibc.read(wakeDescriptor, &drain, drain.count) > 0 {}
       }
     }
     session.failEverything(with: .connectionLost)
@@ -190,18 +210,40 @@ final class X11EventLoop: Sendable {
 /// Delivers a result once, whoever gets there first: to a continuation, or to a callback
 /// (a caller waiting without async, see ``X11Display/readWaiting(_:target:into:stepTimeout:byteLimit:)``).
 final class Once<T: Sendable>: Sendable {
-  private let deliver: Mutex<(@Sendable (Result<T, any Error>) -> Void)?>
+  private struct Pending {
+    var deliver: (@Sendable (Result<T, any Error>) -> Void)?
+    var resolved: [@Sendable () -> Void] = []
+  }
+
+  private let pending: Mutex<Pending>
 
   init(_ continuation: CheckedContinuation<T, any Error>) {
-    deliver = Mutex({ continuation.resume(with: $0) })
+    pending = Mutex(Pending(deliver: { continuation.resume(with: $0) }))
   }
 
   init(_ deliver: @escaping @Sendable (Result<T, any Error>) -> Void) {
-    self.deliver = Mutex(deliver)
+    pending = Mutex(Pending(deliver: deliver))
+  }
+
+  /// Calls `action` once this is resolved (at once if it already is).
+  func onResolved(_ action: @escaping @Sendable () -> Void) {
+    let already = pending.withLock { pending -> Bool in
+      guard pending.deliver != nil else { return true }
+      pending.resolved.append(action)
+      return false
+    }
+    if already { action() }
   }
 
   func resume(with result: Result<T, any Error>) {
-    deliver.withLock { $0.take() }?(result)
+    let taken = pending.withLock { pending -> (deliver: @Sendable (Result<T, any Error>) -> Void, resolved: [@Sendable () -> Void])? in
+      guard let deliver = pending.deliver.take() else { return nil }
+      defer { pending.resolved.removeAll() }
+      return (deliver, pending.resolved)
+    }
+    guard let taken else { return }
+    taken.deliver(result)
+    taken.resolved.forEach { $0() }
   }
 
   func resume(returning value: T) { resume(with: .success(value)) }

@@ -20,8 +20,8 @@ final class X11Session {
   private(set) lazy var owner = SelectionOwnerService(session: self)
   private(set) lazy var reader = SelectionReaderService(session: self)
   private(set) lazy var manager = ClipboardManagerService(session: self)
-  /// Continuations of XFixes owner-change streams, by id.
-  var ownerWatchers: [UUID: AsyncStream<SelectionOwnerChange>.Continuation] = [:]
+  /// XFixes owner-change streams, by id: the selections each follows, and its continuation.
+  var ownerWatchers: [UUID: (selections: Set<XAtom>, continuation: AsyncStream<SelectionOwnerChange>.Continuation)] = [:]
   /// Extra event handlers (drag and drop); each returns whether it consumed the event.
   var eventHandlers: [UUID: (X11Event) -> Bool] = [:]
   private var timers: [UUID: (deadline: ContinuousClock.Instant, action: (X11Session) -> Void)] = [:]
@@ -83,7 +83,10 @@ final class X11Session {
         selection: connection.name(change.selection) ?? "",
         kind: SelectionOwnerChange.Kind(change.kind),
         owner: change.owner, isOwnedByThisProcess: change.owner == window, time: change.time)
-      for watcher in ownerWatchers.values { watcher.yield(published) }
+      // A stream hears only of its own selections, whatever others watch on this connection.
+      for watcher in ownerWatchers.values where watcher.selections.contains(change.selection) {
+        watcher.continuation.yield(published)
+      }
     default:
       break
     }
@@ -133,7 +136,7 @@ final class X11Session {
   func failEverything(with error: X11Error) {
     reader.failAll(with: error)
     owner.dropAll()
-    for watcher in ownerWatchers.values { watcher.finish() }
+    for watcher in ownerWatchers.values { watcher.continuation.finish() }
     ownerWatchers.removeAll()
   }
 

@@ -43,8 +43,9 @@ final class DropTarget {
     self.continuation = continuation
     let atoms = session.connection.atoms
     vocabulary = XdndVocabulary(atoms)
-    let ignored = session.connection.atoms(["XdndDirectSave0", "application/x-rootwindow-drop"])
-    machine = DropTargetSession(ignoredTypes: atoms.metaTargets.union(ignored))
+    let ignored = session.connection.atoms(
+      Array(SelectionOffer.metaTargets) + ["XdndDirectSave0", "application/x-rootwindow-drop"])
+    machine = DropTargetSession(ignoredTypes: Set(ignored))
     view = SimpleWindow(
       session: session, geometry: geometry, title: title,
       lines: Self.introduction + [SimpleWindow.Line(text: "Nothing dropped yet.")])
@@ -147,59 +148,26 @@ final class DropTarget {
   private func convert(_ types: [XAtom], from source: XWindow, time: XTimestamp, action: DragAction)
   {
     let connection = session.connection
-    let named = zip(types, connection.names(types)).compactMap { atom, name in
-      name.map { Target(atom: atom, name: $0) }
-    }
+    let wanted = Set(connection.names(types).compactMap { $0 })
     let offered = connection.names(offeredTypes).compactMap { $0 }
+    let offer = SelectionOffer(selection: "XdndSelection", advertised: offered)
+    // Every wanted target is read, two of one type too: a drop reports what each carried.
+    let targets = offered.filter(wanted.contains).compactMap { name in
+      UTType(tag: name, tagClass: .x11Target, conformingTo: nil).map { SelectionOffer.Target(name: name, type: $0) }
+    }
     let loop = session.loop
-    let selection = connection.atoms.xdndSelection
-    let compoundText = connection.atoms.compoundText
     let finish = XThreadBound { (outcome: ReadOutcome) in
       self.finishDrop(outcome, offered: offered, source: source, time: time, action: action)
     }
     Task.detached {
-      let outcome = await DropTarget.read(
-        named, selection: selection, compoundText: compoundText, loop: loop)
+      let capture = await loop.capture(
+        offer, targets: targets, budget: DropTarget.byteLimit,
+        stepTimeout: DropTarget.conversionStepTimeout)
+      let outcome = ReadOutcome(
+        received: capture.captured.map { Drop.Received(target: $0.target.name, type: $0.target.type, data: $0.data!) },
+        failure: capture.entries.lazy.compactMap(\.failure).first.map { "\($0)" })
       loop.submit { _ in finish.value(outcome) }
     }
-  }
-
-  /// Converts `selection` to each target in turn; a timeout ends the reading (a source that
-  /// hangs on one type hangs on the rest).
-  /// An offered type to read.
-  struct Target: Sendable {
-    var atom: XAtom
-    var name: String
-  }
-
-  private static func read(
-    _ targets: [Target], selection: XAtom, compoundText: XAtom, loop: X11EventLoop
-  ) async -> ReadOutcome {
-    var received: [Drop.Received] = []
-    var failure: String?
-    for target in targets {
-      let (atom, name) = (target.atom, target.name)
-      guard let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil) else { continue }
-      let reply: SelectionData
-      do {
-        reply = try await loop.readSelection(
-          selection, target: atom, stepTimeout: conversionStepTimeout, byteLimit: byteLimit)
-      } catch {
-        failure = failure ?? "\(error)"
-        if case .timedOut = error as? X11Error { break }
-        continue
-      }
-      var data = reply.data
-      if reply.type == "COMPOUND_TEXT" {
-        let raw = data
-        let decoded = try? await loop.perform {
-          $0.connection.utf8Text(from: raw, encoding: compoundText)
-        }
-        data = decoded.flatMap { $0 } ?? data
-      }
-      received.append(Drop.Received(target: name, type: type, data: data))
-    }
-    return ReadOutcome(received: received, failure: failure)
   }
 
   /// What the conversions of a drop gave.
@@ -256,24 +224,5 @@ final class DropTarget {
       lines.append(SimpleWindow.Line(text: "  ... and \(shown.count - 4) more"))
     }
     return lines
-  }
-}
-
-extension X11EventLoop {
-  /// Converts `selection` to `target` with the session's reader, following INCR.
-  func readSelection(_ selection: XAtom, target: XAtom, stepTimeout: Duration, byteLimit: Int?)
-    async throws
-    -> SelectionData
-  {
-    try await withCheckedThrowingContinuation { continuation in
-      let once = Once(continuation)
-      onConnectionLost { once.resume(throwing: X11Error.connectionLost) }
-      submit { session in
-        session.reader.start(
-          selection: selection, target: target, sink: .memory, stepTimeout: stepTimeout,
-          byteLimit: byteLimit,
-          once: once)
-      }
-    }
   }
 }

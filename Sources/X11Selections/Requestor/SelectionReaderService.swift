@@ -5,38 +5,38 @@ import FoundationEssentials
 #endif
 
 /// The requestor side of the selection protocol: converts a selection and reads the reply,
-/// following INCR, with a deadline for every step.
+/// following INCR, with a deadline for every step. The decisions are ``SelectionRead``'s;
+/// this service carries them out with Xlib.
 ///
 /// ICCCM §2.4 (requesting a conversion), §2.7.2 (INCR).
 /// Each read uses its own property on the session's window, so reads run concurrently.
 final class SelectionReaderService {
+  /// How long a transfer whose caller was already answered (a step timed out) is still
+  /// drained: past this without a chunk, the owner has given up too.
+  static let orphanGrace: Duration = .seconds(60)
+
   final class Pending {
     let selection: XAtom
     let target: XAtom
     let property: XAtom
     let sink: SelectionSink
     let stepTimeout: Duration
-    let byteLimit: Int?
     let once: Once<SelectionData>
+    var read: SelectionRead
     var timer: UUID?
-    var awaitingNotify = true
-    var receive: IncrementalReceive?
     var collected = Data()
-    var byteCount = 0
-    var type: XAtom = .none
-    var format: Int32 = 8
-    var failed = false
+    var writeFailure: Int32?
 
     init(
       selection: XAtom, target: XAtom, property: XAtom, sink: SelectionSink, stepTimeout: Duration,
-      byteLimit: Int?, once: Once<SelectionData>
+      read: SelectionRead, once: Once<SelectionData>
     ) {
-      self.byteLimit = byteLimit
       self.selection = selection
       self.target = target
       self.property = property
       self.sink = sink
       self.stepTimeout = stepTimeout
+      self.read = read
       self.once = once
     }
   }
@@ -50,12 +50,16 @@ final class SelectionReaderService {
     self.session = session
   }
 
+  private var connection: X11Connection { session.connection }
+
   /// Asks the owner of `selection` for `target`.
+  ///
+  /// - Parameter budget: The most bytes kept; a larger reply is not read, or drained, and
+  ///   fails with ``X11Error/tooLarge(limit:)``.
   func start(
-    selection: XAtom, target: XAtom, sink: SelectionSink, stepTimeout: Duration, byteLimit: Int? = nil,
+    selection: XAtom, target: XAtom, sink: SelectionSink, stepTimeout: Duration, budget: Int? = nil,
     once: Once<SelectionData>
   ) {
-    let connection = session.connection
     guard connection.selectionOwner(selection) != .none else {
       once.resume(throwing: X11Error.noOwner(connection.name(selection) ?? "selection"))
       return
@@ -67,11 +71,11 @@ final class SelectionReaderService {
     connection.deleteProperty(of: session.window, property)
     let request = Pending(
       selection: selection, target: target, property: property, sink: sink, stepTimeout: stepTimeout,
-      byteLimit: byteLimit, once: once)
+      read: SelectionRead(target: connection.name(target) ?? "?", budget: budget), once: once)
     pending[property] = request
     connection.convertSelection(selection, target: target, property: property, requestor: session.window, time: session.serverTime())
     connection.flush()
-    arm(request, step: "waiting for the owner of \(connection.name(selection) ?? "?") to answer \(connection.name(target) ?? "?")")
+    arm(request, step: "waiting for the owner of \(connection.name(selection) ?? "?") to answer \(request.read.target)")
   }
 
   func handle(_ notify: X11Event.SelectionNotify) {
@@ -79,109 +83,121 @@ final class SelectionReaderService {
     if notify.property != .none {
       request = pending[notify.property]
     } else {
-      request = pending.values.first { $0.awaitingNotify && $0.selection == notify.selection && $0.target == notify.target }
+      request = pending.values.first { $0.read.state == .awaitingReply && $0.selection == notify.selection && $0.target == notify.target }
     }
-    guard let request, request.awaitingNotify else { return }
-    request.awaitingNotify = false
-    let connection = session.connection
+    guard let request, request.read.state == .awaitingReply else { return }
+    let selection = connection.name(request.selection) ?? "?"
     guard notify.property != .none else {
-      fail(request, .refused(selection: connection.name(request.selection) ?? "?", target: connection.name(request.target) ?? "?"))
+      perform(request.read.replied(nil, selection: selection), for: request)
       return
     }
-    guard let value = connection.property(of: session.window, request.property, delete: true) else {
-      fail(request, .malformedReply("the owner announced data but the property is missing"))
-      return
+    let shape = connection.propertyShape(of: session.window, request.property).map {
+      SelectionRead.PropertyShape(type: connection.name($0.type) ?? "", format: Int($0.format), byteCount: $0.byteCount)
     }
-    if value.type == connection.atoms.incr {
-      // Deleting the announcement (done by the read above) starts the transfer.
-      request.receive = IncrementalReceive()
-      connection.flush()
-      arm(request, step: "waiting for the next INCR chunk")
-      return
-    }
-    request.type = value.type
-    request.format = value.format
-    if let limit = request.byteLimit, value.bytes.count > limit {
-      fail(request, .tooLarge(limit: limit))
-      return
-    }
-    append(value.bytes, to: request)
-    complete(request, incremental: false)
+    perform(request.read.replied(shape, selection: selection, missing: shape == nil), for: request)
   }
 
   func handleNewValue(_ property: XAtom) {
-    guard let request = pending[property], request.receive != nil else { return }
-    let connection = session.connection
-    guard let value = connection.property(of: session.window, property, delete: true) else { return }
-    switch request.receive!.chunk(type: value.type, byteCount: value.bytes.count) {
-    case .append:
-      if request.type == .none {
-        request.type = value.type
-        request.format = value.format
-      }
-      if let limit = request.byteLimit, request.byteCount + value.bytes.count > limit {
-        // Stop here: the owner's transfer times out on its side, as a vanished requestor's does.
-        fail(request, .tooLarge(limit: limit), recycle: false)
+    guard let request = pending[property], request.read.expectsChunks,
+      let value = connection.property(of: session.window, property, delete: true)
+    else { return }
+    let action = request.read.chunk(type: connection.name(value.type) ?? "", format: Int(value.format), byteCount: value.bytes.count)
+    if action == .keepChunk { append(value.bytes, to: request) }
+    perform(action, for: request)
+  }
+
+  private func perform(_ action: SelectionRead.Action, for request: Pending) {
+    switch action {
+    case .fail(let error):
+      // An owner that did not answer in time may still answer into this property later.
+      finish(request, recycle: { if case .timedOut = error { false } else { true } }())
+      request.once.resume(throwing: error)
+    case .discardWhole(let error):
+      connection.deleteProperty(of: session.window, request.property)
+      fail(request, error)
+    case .readWhole:
+      guard let value = connection.property(of: session.window, request.property, delete: true) else {
+        fail(request, .malformedReply("the owner's reply property went away before it was read"))
         return
       }
       append(value.bytes, to: request)
+      complete(request, incremental: false)
+    case .readAnnouncement:
+      // Reading with delete starts the transfer (ICCCM §2.7.2).
+      let announcement = connection.property(of: session.window, request.property, delete: true)
+      let size = announcement.flatMap { $0.values.first }.map { Int(truncatingIfNeeded: $0) }
+      perform(request.read.announced(size: size), for: request)
+    case .startIncremental, .keepChunk:
       connection.flush()
       arm(request, step: "waiting for the next INCR chunk")
-    case .finish:
+    case .discardChunk:
+      request.collected = Data()
+      connection.flush()
+      switch request.read.state {
+      case .orphaned, .finished: armOrphan(request)
+      default: arm(request, step: "waiting for the next INCR chunk")
+      }
+    case .deliver:
       complete(request, incremental: true)
+    case .deliverFailure(let error):
+      fail(request, error)
+    case .failAndDrain(let error):
+      request.collected = Data()
+      request.once.resume(throwing: error)
+      armOrphan(request)
     case .ignore:
       break
     }
   }
 
   private func append(_ bytes: Data, to request: Pending) {
-    request.byteCount += bytes.count
     switch request.sink {
     case .memory:
       request.collected.append(bytes)
     case .fileDescriptor(let descriptor):
-      guard !request.failed else { return }
-      let ok = bytes.withUnsafeBytes { raw -> Bool in
+      guard request.writeFailure == nil else { return }
+      let failure = bytes.withUnsafeBytes { raw -> Int32? in
         var offset = 0
         while offset < raw.count {
           let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
           if written < 0 {
             if errno == EINTR { continue }
-            return false
+            return errno
           }
           offset += written
         }
-        return true
+        return nil
       }
-      if !ok { request.failed = true }
+      request.writeFailure = failure
     }
   }
 
   private func complete(_ request: Pending, incremental: Bool) {
     finish(request)
-    if request.failed {
-      request.once.resume(throwing: X11Error.malformedReply("could not write the data: \(String(cString: strerror(errno)))"))
+    if let failure = request.writeFailure {
+      request.once.resume(throwing: X11Error.malformedReply("could not write the data: \(String(cString: strerror(failure)))"))
       return
     }
-    let connection = session.connection
     request.once.resume(
       returning: SelectionData(
-        target: connection.name(request.target) ?? "", type: connection.name(request.type) ?? "",
-        format: Int(request.format), data: request.collected, byteCount: request.byteCount,
+        target: request.read.target, type: request.read.dataType ?? "",
+        format: request.read.dataFormat ?? 8, data: request.collected, byteCount: request.read.keptBytes,
         wasIncremental: incremental))
+    request.collected = Data()
   }
 
-  private func fail(_ request: Pending, _ error: X11Error, recycle: Bool = true) {
-    finish(request, recycle: recycle)
+  private func fail(_ request: Pending, _ error: X11Error) {
+    finish(request)
     request.once.resume(throwing: error)
   }
 
-  /// Forgets `request`. Its property is used again unless the owner may still answer into it
-  /// (after a timeout), so a late reply can never land in another read.
+  /// Forgets `request`; its property is used again. Only a finished read gets here, so no
+  /// late answer from its owner can land in another read's property — a read that timed
+  /// out is drained as an orphan first.
   private func finish(_ request: Pending, recycle: Bool = true) {
     session.cancelTimer(request.timer)
     pending[request.property] = nil
-    session.connection.deleteProperty(of: session.window, request.property)
+    connection.deleteProperty(of: session.window, request.property)
     if recycle { freeProperties.append(request.property) }
   }
 
@@ -189,9 +205,26 @@ final class SelectionReaderService {
   private func arm(_ request: Pending, step: String) {
     session.cancelTimer(request.timer)
     request.timer = session.schedule(after: request.stepTimeout) { session in
-      session.reader.fail(request, .timedOut(step), recycle: false)
+      session.reader.perform(request.read.stepTimedOut(step), for: request)
     }
   }
+
+  /// Keeps an orphaned transfer's property until its owner finishes or gives up. The
+  /// property is never used again: a late chunk must not land in a new read.
+  private func armOrphan(_ request: Pending) {
+    session.cancelTimer(request.timer)
+    if request.read.state == .finished {
+      finish(request)
+      return
+    }
+    request.timer = session.schedule(after: Self.orphanGrace) { session in
+      _ = request.read.stepTimedOut("")
+      session.reader.pending[request.property] = nil
+    }
+  }
+
+  /// Reads in flight, orphans included (for tests).
+  var pendingCount: Int { pending.count }
 
   func failAll(with error: X11Error) {
     for request in pending.values { request.once.resume(throwing: error) }

@@ -1,0 +1,90 @@
+import UniformTypeIdentifiers
+
+/// What an owner offers on a selection: the targets it listed in `TARGETS`, in its order,
+/// each data target mapped to a type. The requestor's counterpart of the owner's target table.
+///
+/// ```swift
+/// let offer = try await display.offer(of: "CLIPBOARD")
+/// offer.targets.map(\.type)        // [public.html, public.utf8-plain-text, …]
+/// let capture = await display.capture(offer, budget: 64 << 20)
+/// ```
+///
+/// Targets that describe the selection rather than carry its data (`TARGETS`, `MULTIPLE`, …)
+/// are left out of ``targets``; so is a second target of a type already listed. A list longer
+/// than ``maximumTargets`` is cut there: no real program offers that many, and a hostile one
+/// must not cost a round trip per bogus atom.
+public struct SelectionOffer: Sendable, Equatable {
+  /// One data target and the type it carries.
+  public struct Target: Sendable, Hashable {
+    /// The target atom's name (`UTF8_STRING`, `image/png`).
+    public var name: String
+    /// The type of its data.
+    public var type: UTType
+
+    /// Creates a target.
+    public init(name: String, type: UTType) {
+      self.name = name
+      self.type = type
+    }
+  }
+
+  /// Targets that describe a selection or ask for a side effect, never its data.
+  public static let metaTargets: Set<String> = [
+    "TARGETS", "MULTIPLE", "TIMESTAMP", "DELETE", "INSERT_SELECTION", "INSERT_PROPERTY",
+    "SAVE_TARGETS", "INCR", "TARGET_SIZES", "LENGTH",
+  ]
+  /// Text targets that a UTF-8 target's text reproduces: with `UTF8_STRING` in hand the
+  /// others are conversions of it (Latin-1, compound text, ASCII).
+  public static let textAliases: Set<String> = ["STRING", "TEXT", "COMPOUND_TEXT", "text/plain"]
+  /// The most targets an offer keeps.
+  public static let maximumTargets = 512
+  /// The target password managers add to mark a secret (KDE's convention, used by KeePassXC).
+  public static let concealedHint = "x-kde-passwordManagerHint"
+
+  /// The selection offered.
+  public var selection: String
+  /// Every target the owner listed, meta targets included, at most ``maximumTargets``.
+  public var advertised: [String]
+  /// The data targets, in the owner's order, one per type.
+  public var targets: [Target]
+
+  /// Makes an offer from the names an owner listed.
+  public init(selection: String, advertised: [String]) {
+    self.selection = selection
+    self.advertised = Array(advertised.prefix(Self.maximumTargets))
+    var seen = Set<UTType>()
+    targets = self.advertised.compactMap { name in
+      guard !Self.metaTargets.contains(name), name != Self.concealedHint,
+        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted
+      else { return nil }
+      return Target(name: name, type: type)
+    }
+  }
+
+  /// Whether the owner converts several targets in one request.
+  public var offersMultiple: Bool { advertised.contains("MULTIPLE") }
+
+  /// Whether the owner marked its data as a secret, not to be kept.
+  public var isConcealed: Bool { advertised.contains(Self.concealedHint) }
+
+  /// The targets worth copying: all of ``targets`` but the text aliases that a UTF-8 target
+  /// reproduces.
+  public var essentialTargets: [Target] {
+    let hasUTF8 = targets.contains { $0.name == "UTF8_STRING" || $0.name.lowercased() == "text/plain;charset=utf-8" }
+    return hasUTF8 ? targets.filter { !Self.textAliases.contains($0.name) } : targets
+  }
+
+  /// The targets among `names`, in the owner's order; names it did not list follow, in the
+  /// order given (an application saving its clipboard may name targets it does not list).
+  public func targets(named names: [String]) -> [Target] {
+    let listed = targets.filter { names.contains($0.name) }
+    let unlisted = names.filter { name in
+      !Self.metaTargets.contains(name) && !targets.contains { $0.name == name }
+    }
+    var seen = Set(listed.map(\.type))
+    return listed + unlisted.compactMap { name in
+      guard let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted else { return nil }
+      return Target(name: name, type: type)
+    }
+  }
+}

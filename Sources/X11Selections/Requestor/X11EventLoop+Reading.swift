@@ -1,0 +1,82 @@
+import FoundationEssentials
+
+extension X11EventLoop {
+  /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the
+  /// connection if that comes first.
+  func startRead(
+    _ selection: String, target: String, into sink: SelectionSink, stepTimeout: Duration,
+    byteLimit: Int?, once: Once<SelectionData>
+  ) {
+    let once = tracked(once)
+    submit { session in
+      let connection = session.connection
+      session.reader.start(
+        selection: connection.atom(selection), target: connection.atom(target), sink: sink,
+        stepTimeout: stepTimeout, budget: byteLimit, once: once)
+    }
+  }
+
+  /// Asks the owner of `selection` for `target` and reads the reply, following INCR.
+  func read(
+    _ selection: String, target: String, into sink: SelectionSink = .memory, stepTimeout: Duration,
+    byteLimit: Int?
+  ) async throws -> SelectionData {
+    try await withCheckedThrowingContinuation { continuation in
+      startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: Once(continuation))
+    }
+  }
+
+  /// Decodes a text reply by its type: UTF-8, Latin-1 or compound text.
+  func decodeText(_ reply: SelectionData) async throws -> String {
+    switch reply.type {
+    case "STRING":
+      return String(decoding: reply.data.map { UInt16($0) }, as: UTF16.self)
+    case "COMPOUND_TEXT":
+      let data = reply.data
+      let utf8 = try await perform { session in
+        session.connection.utf8Text(from: data, encoding: session.connection.atoms.compoundText)
+      }
+      guard let utf8 else { throw X11Error.malformedReply("compound text Xlib cannot decode") }
+      return String(decoding: utf8, as: UTF8.self)
+    default:
+      return String(decoding: reply.data, as: UTF8.self)
+    }
+  }
+
+  /// Reads one target and returns its data for its type: compound text and (unless the type
+  /// is Latin-1 itself) `STRING` are decoded to UTF-8.
+  func read(
+    _ target: SelectionOffer.Target, of selection: String, stepTimeout: Duration, byteLimit: Int?
+  ) async throws -> Data {
+    let reply = try await read(selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit)
+    if reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && target.type != .latin1PlainText) {
+      return Data(try await decodeText(reply).utf8)
+    }
+    return reply.data
+  }
+
+  /// Copies `targets` of `offer` within `budget` bytes in all; see
+  /// ``X11Display/capture(_:targets:budget:stepTimeout:)``.
+  func capture(
+    _ offer: SelectionOffer, targets: [SelectionOffer.Target], budget: Int, stepTimeout: Duration
+  ) async -> SelectionCapture {
+    var entries = targets.map { SelectionCapture.Entry(target: $0) }
+    var remaining = budget
+    for index in entries.indices where remaining > 0 {
+      do {
+        let data = try await read(entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining)
+        entries[index].data = data
+        remaining -= data.count
+      } catch let error as X11Error {
+        entries[index].failure = error
+        switch error {
+        case .timedOut, .noOwner, .connectionLost: remaining = 0  // an owner that hangs on one target hangs on the rest
+        default: break
+        }
+      } catch {
+        entries[index].failure = .malformedReply("\(error)")
+      }
+    }
+    return SelectionCapture(offer: offer, entries: entries)
+  }
+}
