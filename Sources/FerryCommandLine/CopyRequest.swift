@@ -41,26 +41,6 @@ public struct PasteRequest: Sendable {
   }
 }
 
-/// Reading what a copy command was given.
-public enum InputReader {
-  /// The whole of `file`, or of standard input when `file` is `nil` or `-`.
-  ///
-  /// - Throws: ``CommandFailure`` with status 6 naming the file.
-  public static func read(file: String?) throws -> Data {
-    if let file, file != "-" {
-      do {
-        return try Data(contentsOf: URL(fileURLWithPath: file))
-      } catch {
-        throw CommandFailure("cannot read \(file): \(error.plainDescription)", status: .io)
-      }
-    }
-    switch FileBytes.contents(ofDescriptor: STDIN_FILENO) {
-    case .success(let bytes): return Data(bytes)
-    case .failure(let error): throw CommandFailure("cannot read standard input: \(error)", status: .io)
-    }
-  }
-}
-
 /// Deciding the type of one representation of a copy.
 public enum CopyPlanner {
   /// The representation for `data`: the named type, or the inferred one, as an identifier.

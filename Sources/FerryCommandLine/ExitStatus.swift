@@ -12,7 +12,7 @@
 /// | 3 | no display and no broker to talk to |
 /// | 4 | a peer did not answer in time |
 /// | 5 | the input does not fit the type (bytes that are not UTF-8 given as text) |
-/// | 6 | a file could not be read or written |
+/// | 6 | a file could not be read or written, or a non-regular input went past ``InputReader/streamLimit`` |
 public enum ExitStatus: Int32, Sendable {
   case success = 0
   case nothingAvailable = 1

@@ -10,7 +10,8 @@ struct Ferry: ParsableCommand {
     abstract: "Typed clipboard and drag-and-drop transfers for X11.",
     discussion: """
       Exit status: 0 done, 1 nothing to paste or type not available, 2 usage, \
-      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 file error.
+      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 file error \
+      (or an input that goes on past 1 GiB).
       """,
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,

@@ -21,7 +21,8 @@ struct PBCopy: ParsableCommand {
       serves it until another application takes the selection.
 
       Exit status: 0 copied, 1 empty input, 2 usage (unknown type or pasteboard), \
-      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 unreadable file.
+      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 unreadable file \
+      or an input that goes on past 1 GiB (a pipe, FIFO or device; /dev/zero, say).
       """)
 
   @Option(

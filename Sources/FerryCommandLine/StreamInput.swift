@@ -1,0 +1,68 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Reading a descriptor that has no size to its end of file, with a bound: a pipe, a FIFO,
+/// a terminal, a device.
+///
+/// ```swift
+/// let input = try StreamInput.read(STDIN_FILENO, limit: 1 << 30).get()
+/// ```
+enum StreamInput {
+  /// Why reading stopped before the end of file.
+  enum Failure: Error, Equatable {
+    /// More than the limit came, and the input had not ended.
+    case tooLong
+    /// `read(2)` failed, with errno.
+    case system(Int32)
+  }
+
+  /// Everything `descriptor` gives until its end of file, when that is at most `limit` bytes.
+  ///
+  /// Reads at most `limit + 1` bytes: the memory taken is bounded by the limit, however long
+  /// the input goes on. The buffer grows as bytes arrive and becomes the `Data` uncopied.
+  static func read(_ descriptor: Int32, limit: Int) -> Result<Data, Failure> {
+    var capacity = min(64 << 10, limit + 1)
+    guard var buffer = malloc(capacity) else { return .failure(.system(ENOMEM)) }
+    var count = 0
+    while true {
+      if count == capacity {
+        if capacity > limit {
+          free(buffer)
+          return .failure(.tooLong)
+        }
+        capacity = min(capacity * 2, limit + 1)
+        guard let grown = realloc(buffer, capacity) else {
+          free(buffer)
+          return .failure(.system(ENOMEM))
+        }
+        buffer = grown
+      }
+      let got = Glibc.read(descriptor, buffer + count, capacity - count)
+      if got > 0 {
+        count += got
+      } else if got == 0 {
+        break
+      } else if errno == EINTR {
+        continue
+      } else if errno == EAGAIN {
+        // A descriptor left non-blocking by whoever made it: wait for bytes.
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&entry, 1, -1)
+      } else {
+        let code = errno
+        free(buffer)
+        return .failure(.system(code))
+      }
+    }
+    if count > limit {
+      free(buffer)
+      return .failure(.tooLong)
+    }
+    return .success(Data(bytesNoCopy: buffer, count: count, deallocator: .free))
+  }
+}
