@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import UniformTypeIdentifiers
+
+@testable import X11Selections
+
+/// What an owner's `TARGETS` list becomes: data targets in order, one per type.
+@Suite struct SelectionOfferTests {
+  @Test func metaTargetsAndRepeatedTypesAreLeftOut() {
+    let offer = SelectionOffer(
+      selection: "CLIPBOARD",
+      advertised: ["TARGETS", "MULTIPLE", "text/html", "UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TIMESTAMP", "SAVE_TARGETS"])
+    #expect(offer.targets.map(\.name) == ["text/html", "UTF8_STRING", "STRING"])
+    #expect(offer.targets.first?.type == .html)
+    #expect(offer.offersMultiple)
+    #expect(offer.essentialTargets.map(\.name) == ["text/html", "UTF8_STRING"], "STRING is a conversion of the UTF-8 text")
+  }
+
+  @Test func aHostileListIsCut() {
+    let advertised = (0..<100_000).map { "BOGUS_\($0)" } + ["UTF8_STRING"]
+    let offer = SelectionOffer(selection: "CLIPBOARD", advertised: advertised)
+    #expect(offer.advertised.count == SelectionOffer.maximumTargets)
+    #expect(offer.targets.count <= SelectionOffer.maximumTargets)
+  }
+
+  @Test func thePasswordManagerHintConcealsAndIsNoTarget() {
+    let offer = SelectionOffer(selection: "CLIPBOARD", advertised: ["UTF8_STRING", "x-kde-passwordManagerHint"])
+    #expect(offer.isConcealed)
+    #expect(offer.targets.map(\.name) == ["UTF8_STRING"])
+    let capture = SelectionCapture(offer: offer, entries: [.init(target: offer.targets[0], data: Data("pw".utf8))])
+    #expect(capture.item.options.contains(.concealed))
+  }
+
+  @Test func namedTargetsFollowTheOwnersOrderThenTheGivenOne() {
+    let offer = SelectionOffer(selection: "CLIPBOARD", advertised: ["image/png", "UTF8_STRING"])
+    #expect(offer.targets(named: ["UTF8_STRING", "text/html", "image/png", "TARGETS"]).map(\.name) == ["image/png", "UTF8_STRING", "text/html"])
+  }
+}
