@@ -115,6 +115,8 @@ public enum BrokerDaemon {
     bridgeTasks.forEach { $0.cancel() }
     await server.close()
     serving.cancel()
+    // The server removes its socket file as it ends: wait for it, or the file stays behind.
+    _ = try? await serving.value
     display?.close()
     return .stopped
   }

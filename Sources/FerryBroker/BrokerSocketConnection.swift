@@ -16,12 +16,16 @@ struct BrokerSocketConnection {
   let channel: any Channel
   var inbound: NIOAsyncChannelInboundStream<Frame>.AsyncIterator
   let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+  /// The connection's place among those served: idle between requests, when it may give way
+  /// to a new connection.
+  let ticket: ConnectionAdmission.Ticket
   var logger: Logger
 
   /// Serves a connection to its end, then closes it.
-  static func serve(_ channel: any Channel, peer: PeerCredentials?, context: BrokerSocketContext)
-    async
-  {
+  static func serve(
+    _ channel: any Channel, peer: PeerCredentials?, ticket: ConnectionAdmission.Ticket,
+    context: BrokerSocketContext
+  ) async {
     var logger = context.logger
     logger[metadataKey: "connection"] = "\(context.nextConnectionID())"
     if let peer { logger[metadataKey: "peer"] = "\(peer)" }
@@ -37,7 +41,7 @@ struct BrokerSocketConnection {
       try await connection.executeThenClose { inbound, outbound in
         var session = BrokerSocketConnection(
           context: context, channel: connection.channel, inbound: inbound.makeAsyncIterator(),
-          outbound: outbound, logger: logger)
+          outbound: outbound, ticket: ticket, logger: logger)
         await session.run(peer: peer)
       }
     } catch {
@@ -63,7 +67,7 @@ struct BrokerSocketConnection {
     do {
       try admit(peer)
       try await greet()
-      while let frame = try await nextFrame() {
+      while let frame = try await nextRequest() {
         guard frame.kind == .request else {
           throw ProtocolFailure.fatal(.badRequest, "expected a REQUEST frame, got \(frame.kind)")
         }
@@ -97,7 +101,7 @@ struct BrokerSocketConnection {
   }
 
   private mutating func greet() async throws {
-    guard let frame = try await nextFrame() else { throw ConnectionEnded() }
+    guard let frame = try await nextRequest() else { throw ConnectionEnded() }
     guard frame.kind == .request, let hello = try? frame.decodeJSON(HelloRequest.self),
       hello.op == .hello
     else {
@@ -187,6 +191,14 @@ struct BrokerSocketConnection {
   }
 
   // MARK: - Frames
+
+  /// The frame that starts the next request, `nil` at a clean end of the stream; the
+  /// connection is idle while it waits.
+  private mutating func nextRequest() async throws -> Frame? {
+    ticket.idle()
+    defer { ticket.busy() }
+    return try await nextFrame()
+  }
 
   /// The next frame, `nil` at a clean end of the stream.
   mutating func nextFrame() async throws -> Frame? {

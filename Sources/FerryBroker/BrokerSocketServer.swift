@@ -19,6 +19,11 @@ import Synchronization
 /// async code over `NIOAsyncChannel`, whose inbound and outbound sides carry NIO's
 /// backpressure: a slow reader or writer holds one connection's buffers to a few MiB.
 ///
+/// Under load and mishandling it keeps serving: connections are admitted up to what the
+/// descriptor limit allows (``ConnectionAdmission``), a listener out of descriptors sheds
+/// connections instead of spinning (``AcceptShedding``), and a removed socket file is made
+/// again (``SocketDirectoryWatch``).
+///
 /// ```swift
 /// let server = try await BrokerSocketServer.bind(.init(location: .resolve()))
 /// try await server.serve()     // until the task is cancelled
@@ -54,6 +59,10 @@ public final class BrokerSocketServer: Sendable {
     /// The user whose connections are admitted (checked with `SO_PEERCRED`); the process's
     /// own by default.
     public var peerUID: UInt32
+    /// The most connections served at once; when `nil`, what the descriptor limit
+    /// (`RLIMIT_NOFILE`) leaves room for at ``BrokerSocketServer/bind(_:)`` (see
+    /// docs/PROTOCOL.md, "Too many connections").
+    public var connectionLimit: Int?
 
     /// A configuration with the defaults above.
     public init(
@@ -79,80 +88,78 @@ public final class BrokerSocketServer: Sendable {
     }
   }
 
-  /// A connection as accepted: the peer's credentials (`nil` when they could not be read)
-  /// and the channel, not reading yet.
+  /// A connection as accepted: the peer's credentials (`nil` when they could not be read),
+  /// the channel, not reading yet, and its place among the served connections (`nil` when it
+  /// was refused: already answered and closed).
   ///
   /// The channel is wrapped in its `NIOAsyncChannel` by the task that serves it, not in the
   /// child initializer: NIO drops initializer results that arrive as the listener closes,
   /// and a dropped `NIOAsyncChannel` traps. Reading starts only once the wrapper is in place
   /// (`autoRead` is off until then), so no byte is lost.
-  typealias Accepted = (peer: PeerCredentials?, channel: any Channel)
+  typealias Accepted = (peer: PeerCredentials?, channel: any Channel, ticket: ConnectionAdmission.Ticket?)
+
+  /// A listening socket and its channel.
+  struct Listener {
+    var channel: NIOAsyncChannel<Accepted, Never>
+    var identity: ListeningSocket.Identity
+  }
 
   /// The socket's path.
   public var path: String { context.configuration.location.path }
 
-  private let listener: NIOAsyncChannel<Accepted, Never>
-  private let context: BrokerSocketContext
-  /// The socket file's device and inode, so that cleanup never removes another broker's.
-  private let socketIdentity: (dev_t, ino_t)
+  let context: BrokerSocketContext
+  /// The listener serving the socket file now (a new one when the file was removed), and
+  /// whether the server was closed.
+  let state: Mutex<(listener: Listener, closed: Bool)>
+  /// Every listener, the first and those made after the socket file was removed.
+  let listeners: AsyncStream<NIOAsyncChannel<Accepted, Never>>
+  let newListener: AsyncStream<NIOAsyncChannel<Accepted, Never>>.Continuation
+  /// The watch that tells when the socket file is removed; `nil` without inotify.
+  let watch: SocketDirectoryWatch?
   private let served = Mutex(false)
 
-  private init(
-    listener: NIOAsyncChannel<Accepted, Never>, context: BrokerSocketContext,
-    socketIdentity: (dev_t, ino_t)
-  ) {
-    self.listener = listener
+  private init(listener: Listener, context: BrokerSocketContext) {
     self.context = context
-    self.socketIdentity = socketIdentity
+    state = Mutex((listener, false))
+    (listeners, newListener) = AsyncStream.makeStream()
+    newListener.yield(listener.channel)
+    watch = SocketDirectoryWatch(context.configuration.location)
+    if watch == nil {
+      context.logger.notice("cannot watch the socket's directory (inotify); a removed socket file stays removed")
+    }
   }
+
+  deinit { watch?.cancel() }
 
   /// Binds the socket and starts listening; connections are accepted once ``serve()`` runs.
   ///
   /// A socket file already at the path is removed only when nothing answers on it (a broker
-  /// that crashed); the socket is made 0600.
+  /// that crashed); the socket is made 0600 before it listens.
   ///
   /// - Throws: ``SocketPathError`` for an unsafe directory, ``BrokerSocketServerError`` when
-  ///   another broker answers or a non-socket file is in the way, ``SpoolError``, or NIO's
-  ///   error from binding.
+  ///   another broker answers, a non-socket file is in the way or the socket cannot be made,
+  ///   ``SpoolError``, or NIO's error from registering the listener.
   public static func bind(_ configuration: Configuration) async throws -> BrokerSocketServer {
-    let location = configuration.location
-    try location.prepareDirectory()
-    try removeStaleSocket(at: location.path)
+    try configuration.location.prepareDirectory()
+    try removeStaleSocket(at: configuration.location.path)
     let spool = try SpoolDirectory(parent: configuration.spoolParent)
     let context = BrokerSocketContext(configuration: configuration, spool: spool)
-
-    // One event loop accepts and serves every connection: a short request then wakes a
-    // single broker thread. Large payloads do not need more — files are read on the thread
-    // pool, and a spooled file is handed to the client to copy itself.
-    let loop = configuration.eventLoopGroup.next()
-    let listener: NIOAsyncChannel<Accepted, Never> = try await ServerBootstrap(
-      group: loop, childGroup: loop)
-      .serverChannelOption(.backlog, value: 128)
-      .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(
-        minimum: 1024, initial: 64 << 10, maximum: 1 << 20))
-      .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
-      .childChannelOption(.autoRead, value: false)
-      .bind(unixDomainSocketPath: location.path, cleanupExistingSocketFile: false) { channel in
-        PeerCredentials.of(channel)
-          .map { peer -> Accepted in (peer: peer, channel: channel) }
-          .recover { _ -> Accepted in (peer: nil, channel: channel) }
-      }
-    guard chmod(location.path, 0o600) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? await listener.channel.close()
-      throw BrokerSocketServerError.cannotSecure(location.path, reason: reason)
-    }
-    var info = stat()
-    _ = lstat(location.path, &info)
+    let listener = try await listen(context)
     configuration.logger.info(
-      "listening", metadata: ["socket": "\(location.path)", "spool": "\(spool.path)"])
-    return BrokerSocketServer(
-      listener: listener, context: context, socketIdentity: (info.st_dev, info.st_ino))
+      "listening",
+      metadata: [
+        "socket": "\(configuration.location.path)", "spool": "\(spool.path)",
+        "connections": "\(context.admission.limit) at most",
+      ])
+    return BrokerSocketServer(listener: listener, context: context)
   }
 
   /// Accepts and serves connections until the task is cancelled or ``close()`` is called,
   /// then ends the connections it serves (a watch never ends by itself), waits for them and
   /// removes the socket file. Call it once.
+  ///
+  /// When the socket file is removed meanwhile (`rm`, a cleaner of the runtime directory),
+  /// the server listens anew at the same path; connections being served go on.
   public func serve() async throws {
     let first = served.withLock { served in
       defer { served = true }
@@ -160,32 +167,59 @@ public final class BrokerSocketServer: Sendable {
     }
     precondition(first, "serve() runs once")
     defer { removeSocketFile() }
-    let listener = self.listener
+    let listeners = self.listeners
     let context = self.context
-    // The accept loop runs in a task of its own, which cancelling `serve()` does not cancel:
-    // it stops when the listener closes, after taking every connection already accepted —
-    // an accepted connection left unserved would be dropped without being closed.
+    // The accept loops run in a task of their own, which cancelling `serve()` does not
+    // cancel: each stops when its listener closes, after taking every connection already
+    // accepted — an accepted connection left unserved would be dropped without being closed.
     let accepting = Task {
-      try await listener.executeThenClose { inbound in
-        try await withThrowingDiscardingTaskGroup { group in
-          for try await accepted in inbound {
-            context.openConnections.add(1, ordering: .relaxed)
-            // The connection's task runs on its channel's event loop (see
-            // EventLoopTaskExecutor): a short request wakes no other thread.
-            group.addTask(executorPreference: EventLoopTaskExecutor(accepted.channel.eventLoop)) {
-              await BrokerSocketConnection.serve(
-                accepted.channel, peer: accepted.peer, context: context)
-              context.openConnections.subtract(1, ordering: .relaxed)
-            }
+      let (accepted, acceptedSink) = AsyncStream<Accepted>.makeStream()
+      let acceptors = Task {
+        await withDiscardingTaskGroup { group in
+          for await listener in listeners {
+            group.addTask { await Self.accept(from: listener, into: acceptedSink, context: context) }
           }
-          group.cancelAll()
         }
+        acceptedSink.finish()
       }
+      await withDiscardingTaskGroup { group in
+        for await accepted in accepted {
+          guard let ticket = accepted.ticket else { continue }
+          context.openConnections.add(1, ordering: .relaxed)
+          // The connection's task runs on its channel's event loop (see
+          // EventLoopTaskExecutor): a short request wakes no other thread.
+          group.addTask(executorPreference: EventLoopTaskExecutor(accepted.channel.eventLoop)) {
+            await BrokerSocketConnection.serve(
+              accepted.channel, peer: accepted.peer, ticket: ticket, context: context)
+            ticket.leave()
+            context.openConnections.subtract(1, ordering: .relaxed)
+          }
+        }
+        group.cancelAll()
+      }
+      await acceptors.value
     }
-    try await withTaskCancellationHandler {
-      try await accepting.value
+    let rebinding = Task { await watchSocketFile() }
+    await withTaskCancellationHandler {
+      await accepting.value
     } onCancel: {
-      listener.channel.close(promise: nil)
+      shutDown()
+    }
+    rebinding.cancel()
+    await rebinding.value
+  }
+
+  /// Passes on every connection a listener accepts, until it closes.
+  private static func accept(
+    from listener: NIOAsyncChannel<Accepted, Never>, into sink: AsyncStream<Accepted>.Continuation,
+    context: BrokerSocketContext
+  ) async {
+    do {
+      try await listener.executeThenClose { inbound in
+        for try await accepted in inbound { sink.yield(accepted) }
+      }
+    } catch {
+      context.logger.error("stopped accepting", metadata: ["error": "\(error)"])
     }
   }
 
@@ -194,15 +228,27 @@ public final class BrokerSocketServer: Sendable {
 
   /// Stops accepting connections and ends those being served; ``serve()`` then returns.
   public func close() async {
-    try? await listener.channel.close()
+    let channel = shutDown()
+    try? await channel.closeFuture.get()
+  }
+
+  /// Marks the server closed and closes its listener; returns the listener's channel.
+  @discardableResult
+  private func shutDown() -> any Channel {
+    let channel = state.withLock { state in
+      state.closed = true
+      return state.listener.channel.channel
+    }
+    newListener.finish()
+    watch?.cancel()
+    channel.close(promise: nil)
+    return channel
   }
 
   private func removeSocketFile() {
-    var info = stat()
     let path = context.configuration.location.path
-    if lstat(path, &info) == 0, info.st_dev == socketIdentity.0, info.st_ino == socketIdentity.1 {
-      unlink(path)
-    }
+    let identity = state.withLock { $0.listener.identity }
+    if ListeningSocket.Identity(path: path) == identity { unlink(path) }
     context.configuration.logger.info("stopped listening", metadata: ["socket": "\(path)"])
   }
 
@@ -224,44 +270,15 @@ public enum BrokerSocketServerError: Error, Hashable, Sendable, CustomStringConv
   case notASocket(String)
   /// The socket's mode could not be set.
   case cannotSecure(String, reason: String)
+  /// The socket could not be made, bound or set listening.
+  case cannotListen(String, reason: String)
 
   public var description: String {
     switch self {
     case .alreadyRunning(let path): return "a broker is already running at \(path)"
     case .notASocket(let path): return "\(path) exists and is not a socket; refusing to replace it"
     case .cannotSecure(let path, let reason): return "cannot make \(path) private: \(reason)"
+    case .cannotListen(let path, let reason): return "cannot listen at \(path): \(reason)"
     }
-  }
-}
-
-/// What every connection of a server shares.
-final class BrokerSocketContext: Sendable {
-  let configuration: BrokerSocketServer.Configuration
-  let spool: SpoolDirectory
-  /// Pasteboards used through the socket, in first-use order, for `status`.
-  private let used = Mutex<[Pasteboard.Name]>([])
-  private let connectionCounter = Atomic<Int>(0)
-  /// The connections being served.
-  let openConnections = Atomic<Int>(0)
-
-  init(configuration: BrokerSocketServer.Configuration, spool: SpoolDirectory) {
-    self.configuration = configuration
-    self.spool = spool
-  }
-
-  var logger: Logger { configuration.logger }
-
-  /// The pasteboard named `name`, remembered for `status`.
-  func pasteboard(_ name: Pasteboard.Name) -> Pasteboard {
-    used.withLock { if !$0.contains(name) { $0.append(name) } }
-    return configuration.pasteboard(name)
-  }
-
-  /// The pasteboards used so far.
-  var usedPasteboards: [Pasteboard.Name] { used.withLock { $0 } }
-
-  /// A number for the next connection, for the log.
-  func nextConnectionID() -> Int {
-    connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue
   }
 }

@@ -4,8 +4,17 @@ import Foundation
   import Glibc
 #endif
 
-/// One broker per user and display: an exclusive `flock(2)` on a file next to the socket,
-/// holding the owner's pid. The kernel drops the lock when the process dies, however it dies.
+/// One broker per user and display: an exclusive `fcntl(2)` write lock on a file next to the
+/// socket. The kernel drops the lock when the process dies, however it dies.
+///
+/// A second broker learns the holder's pid from the kernel (`F_GETLK`), not from the file:
+/// the holder's pid is written there too, for people, but that write fails on a full runtime
+/// directory or past a file-size limit (the file was left empty, and the second broker named
+/// "pid 0").
+///
+/// A POSIX record lock is held by the process, not by the descriptor: it is dropped when the
+/// process closes any descriptor of the file, so the file is opened once, and not inherited by
+/// child processes.
 final class InstanceLock {
   enum State: Equatable {
     case held
@@ -22,11 +31,24 @@ final class InstanceLock {
     guard descriptor >= 0 else {
       throw BrokerDaemonError.lock("cannot open \(path): \(String(cString: strerror(errno)))")
     }
-    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-      state = .held
-      writePID()
-    } else {
-      state = .heldBy(Self.readPID(descriptor))
+    state = .heldBy(0)
+    // The holder can exit between a failed attempt and the question who holds the lock:
+    // then the lock is free, and the next attempt takes it.
+    for _ in 0..<100 {
+      if lock(F_WRLCK) {
+        state = .held
+        writePID()
+        return
+      }
+      guard errno == EAGAIN || errno == EACCES else {
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        throw BrokerDaemonError.lock("cannot lock \(path): \(reason)")
+      }
+      if let holder = holder() {
+        state = .heldBy(holder)
+        return
+      }
     }
   }
 
@@ -35,7 +57,7 @@ final class InstanceLock {
     if pid > 0 { kill(pid, SIGTERM) }
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
-      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+      if lock(F_WRLCK) {
         state = .held
         writePID()
         return
@@ -46,23 +68,51 @@ final class InstanceLock {
   }
 
   func release() {
-    if state == .held { ftruncate(descriptor, 0) }
-    flock(descriptor, LOCK_UN)
+    if state == .held {
+      ftruncate(descriptor, 0)
+      _ = lock(F_UNLCK)
+    }
     close(descriptor)
   }
 
+  /// Sets (`F_WRLCK`) or drops (`F_UNLCK`) the lock on the whole file without waiting.
+  private func lock(_ type: Int32) -> Bool {
+    var request = Self.wholeFile(type)
+    while true {
+      if fcntl(descriptor, F_SETLK, &request) == 0 { return true }
+      if errno != EINTR { return false }
+    }
+  }
+
+  /// The pid of the process holding a lock that conflicts with ours, `nil` when none does.
+  private func holder() -> Int32? {
+    var request = Self.wholeFile(Int32(F_WRLCK))
+    guard fcntl(descriptor, F_GETLK, &request) == 0 else { return Self.readPID(descriptor) }
+    return request.l_type == Int16(F_UNLCK) ? nil : request.l_pid
+  }
+
+  private static func wholeFile(_ type: Int32) -> flock {
+    var request = flock()
+    request.l_type = Int16(type)
+    request.l_whence = Int16(SEEK_SET)
+    request.l_start = 0
+    request.l_len = 0
+    return request
+  }
+
+  /// Writes the pid for people (`cat …/display-0.sock.lock`); a failure here is harmless.
   private func writePID() {
     ftruncate(descriptor, 0)
     let text = "\(getpid())\n"
     _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
-    fsync(descriptor)
   }
 
   private static func readPID(_ descriptor: Int32) -> Int32 {
-    var buffer = [CChar](repeating: 0, count: 32)
+    var buffer = [UInt8](repeating: 0, count: 32)
     let count = pread(descriptor, &buffer, 31, 0)
     guard count > 0 else { return 0 }
-    return Int32(String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    let line = String(decoding: buffer.prefix(count), as: UTF8.self).prefix { $0 != "\n" }
+    return Int32(line.trimmingCharacters(in: .whitespaces)) ?? 0
   }
 }
 

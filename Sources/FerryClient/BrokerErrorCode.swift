@@ -52,6 +52,10 @@ public struct BrokerErrorCode: RawRepresentable, Hashable, Sendable, Codable,
   public static let invalidDeclaration: BrokerErrorCode = "invalidDeclaration"
   /// The peer is another user; the connection is closed.
   public static let forbidden: BrokerErrorCode = "forbidden"
+  /// The broker serves as many connections as its descriptors allow; the connection is
+  /// closed. Sent in place of the hello's answer, or to a connection that sat idle longest
+  /// when a new one needed its place.
+  public static let busy: BrokerErrorCode = "busy"
   /// The broker failed (an I/O error, a bug).
   public static let `internal`: BrokerErrorCode = "internal"
 }
