@@ -94,7 +94,7 @@ public struct DirectSelection: Sendable {
         try await item.payload(for: wanted).write(to: descriptor)
         return wanted
       } catch let error as PasteboardError {
-        if case .providerFailed(_, let reason) = error, reason.contains("timed out") {
+        if case .providerTimedOut = error {
           throw CommandFailure("the owner of \(selection) did not answer in time", status: .timeout)
         }
         continue

@@ -61,7 +61,8 @@ public struct SelectionCapture: Sendable {
   }
 
   /// An item of the captured data that reads every other target from the owner on request,
-  /// while it lives.
+  /// while it lives. A read whose step times out fails with
+  /// `PasteboardError.providerTimedOut`.
   public func item(readingTheRestFrom display: X11Display, stepTimeout: Duration = X11Display.defaultStepTimeout) -> PasteboardItem {
     let selection = offer.selection
     return PasteboardItem(
@@ -69,7 +70,14 @@ public struct SelectionCapture: Sendable {
         if let data = entry.data { return .data(data, type: entry.target.type) }
         let target = entry.target
         return .lazy(target.type, timeLimit: .seconds(3600)) {
-          .data(try await display.read(target, of: selection, stepTimeout: stepTimeout))
+          do {
+            return .data(try await display.read(target, of: selection, stepTimeout: stepTimeout))
+          } catch X11Error.timedOut(_) {
+            // The owner's silence is the provider's timeout, not its failure: the broker
+            // answers `timeout`, as pbpaste does without one.
+            let (seconds, attoseconds) = stepTimeout.components
+            throw PasteboardError.providerTimedOut(target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+          }
         }
       },
       options: offer.isConcealed ? .concealed : [])
@@ -106,7 +114,8 @@ extension X11Display {
   ///
   /// A target that does not fit in what is left of the budget gets no data (its transfer is
   /// drained, never abandoned); later, smaller targets may still fit. A timeout ends the
-  /// capture: an owner that hangs on one target hangs on the rest.
+  /// capture: an owner that hangs on one target hangs on the rest. So does cancelling the
+  /// calling task: the transfer in progress is finished, no other target is asked for.
   ///
   /// - Parameters:
   ///   - offer: The owner's offer.

@@ -63,6 +63,9 @@ extension X11EventLoop {
     var entries = targets.map { SelectionCapture.Entry(target: $0) }
     var remaining = budget
     for index in entries.indices where remaining > 0 {
+      // A cancelled capture (its owner was replaced) asks nothing more: the next target would
+      // be asked of whoever owns the selection now.
+      if Task.isCancelled { break }
       do {
         let data = try await read(entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining)
         entries[index].data = data

@@ -6,35 +6,14 @@ import Testing
 /// that prints what is really on the wire (xclip answers every target with the same bytes,
 /// so it can prove interoperability only, never correctness).
 ///
-/// Built once per test process with `cc`; tests that need it are skipped, saying why, when
-/// `cc` or the Xlib headers are missing.
+/// Built once per test process with `cc` (``CompiledPeer``); tests that need it are skipped,
+/// saying why, when `cc` or the Xlib headers are missing.
 enum SelectionProbe {
-  private static let built = OnceOffThePool { try build() }
+  private static let built = OnceOffThePool { try CompiledPeer.build("xselprobe.c") }
 
   /// The probe's executable.
   static func path() async throws -> String {
     try await unlessUnavailable { try await built.value }
-  }
-
-  /// Compiles the probe into the temporary directory, named by a hash of its source, so runs
-  /// reuse it and an edited source is rebuilt; concurrent test processes each build under a
-  /// private name and rename into place.
-  private static func build() throws -> String {
-    guard let cc = Peers.path(of: "cc") else { throw PeerUnavailable(program: "cc (to build xselprobe)") }
-    let source = PeerSources.path("xselprobe.c")
-    let text = try Data(contentsOf: URL(fileURLWithPath: source))
-    let hash = text.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }  // FNV-1a
-    let output = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ferry-xselprobe-\(String(hash, radix: 16))").path
-    if FileManager.default.isExecutableFile(atPath: output) { return output }
-    let scratch = "\(output).\(getpid())"
-    let result = try PeerProcess.run([cc, "-O1", "-o", scratch, source, "-lX11"], display: nil, timeout: .seconds(60))
-    guard result.status == 0 else {
-      if result.stderrText.contains("X11/Xlib.h") { throw PeerUnavailable(program: "libx11-dev (to build xselprobe)") }
-      throw ProbeBuildFailed(output: result.stderrText)
-    }
-    guard rename(scratch, output) == 0 else { throw ProbeBuildFailed(output: "rename: \(String(cString: strerror(errno)))") }
-    return output
   }
 
   /// Converts `selection` to `target` and reports the reply; `time` replaces the current
@@ -59,11 +38,6 @@ enum SelectionProbe {
   static func start(_ arguments: [String], display: String) async throws -> PeerProcess {
     try await startPeer([try await path()] + arguments, display: display)
   }
-}
-
-struct ProbeBuildFailed: Error, CustomStringConvertible {
-  var output: String
-  var description: String { "xselprobe did not compile:\n\(output)" }
 }
 
 /// What the probe printed, parsed.
