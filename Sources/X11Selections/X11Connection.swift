@@ -166,31 +166,34 @@ final class X11Connection {
   /// A property's type, format and size in bytes, read without its data; `nil` when it does
   /// not exist. Lets a reader decide before the bytes cross the connection.
   func propertyShape(of window: XWindow, _ property: XAtom) -> (type: XAtom, format: Int32, byteCount: Int)? {
+    getProperty(of: window, property, length: 0, delete: false) { type, format, _, after, _ in
+      (XAtom(rawValue: UInt(type)), format, Int(after))
+    }
+  }
+
+  /// Calls `XGetWindowProperty` for up to `length` 32-bit units and hands `body` what it
+  /// returned (type, format, items, bytes after, data), freeing the data afterwards; `nil`
+  /// when the property does not exist.
+  private func getProperty<T>(
+    of window: XWindow, _ property: XAtom, length: Int, delete: Bool,
+    _ body: (Atom, Int32, UInt, UInt, UnsafeMutablePointer<UInt8>?) -> T
+  ) -> T? {
     var type: Atom = 0
     var format: Int32 = 0
     var count: UInt = 0
     var after: UInt = 0
     var data: UnsafeMutablePointer<UInt8>?
     let status = XGetWindowProperty(
-      display, Window(window.rawValue), Atom(property.rawValue), 0, 0, 0, Atom(AnyPropertyType), &type, &format,
-      &count, &after, &data)
-    if let data { XFree(data) }
+      display, Window(window.rawValue), Atom(property.rawValue), 0, length, delete ? 1 : 0,
+      Atom(AnyPropertyType), &type, &format, &count, &after, &data)
+    defer { if let data { XFree(data) } }
     guard status == Success, type != 0 else { return nil }
-    return (XAtom(rawValue: UInt(type)), format, Int(after))
+    return body(type, format, count, after, data)
   }
 
   /// Reads a whole property, deleting it when `delete` is set; `nil` when it does not exist.
   func property(of window: XWindow, _ property: XAtom, delete: Bool) -> Property? {
-    var type: Atom = 0
-    var format: Int32 = 0
-    var count: UInt = 0
-    var after: UInt = 0
-    var data: UnsafeMutablePointer<UInt8>?
-    let status = XGetWindowProperty(
-      display, Window(window.rawValue), Atom(property.rawValue), 0, 0x1fff_ffff, delete ? 1 : 0,
-      Atom(AnyPropertyType), &type, &format, &count, &after, &data)
-    defer { if let data { XFree(data) } }
-    guard status == Success, type != 0 else { return nil }
+    getProperty(of: window, property, length: 0x1fff_ffff, delete: delete) { type, format, count, _, data in
     var bytes = Data()
     if let data {
       switch format {
@@ -206,7 +209,8 @@ final class X11Connection {
         for index in 0..<Int(count) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: longs[index])) { bytes.append(contentsOf: $0) } }
       }
     }
-    return Property(type: XAtom(rawValue: UInt(type)), format: format, bytes: bytes, itemCount: Int(count))
+      return Property(type: XAtom(rawValue: UInt(type)), format: format, bytes: bytes, itemCount: Int(count))
+    }
   }
 
   /// Replaces (or appends to) a property with format-8 bytes.
