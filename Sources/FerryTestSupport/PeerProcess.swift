@@ -123,21 +123,28 @@ public final class PeerProcess: @unchecked Sendable {
     Deadline.wait(for: timeout) { outputSoFar.contains(text) || !process.isRunning } && outputSoFar.contains(text)
   }
 
-  /// Waits for the process to end, killing it with SIGKILL after `timeout`.
+  /// Waits for the process to end, killing its process group with SIGKILL after `timeout`.
+  ///
+  /// Foundation starts every peer as the leader of a process group of its own, so the group
+  /// holds what the peer started: the `xclip -o` of an `sh -c "xclip -o | wc -c"` included.
+  /// Killing only the shell would leave that xclip waiting on an owner forever, holding the
+  /// output pipe open, and the test waiting on the pipe with it.
   public func finish(timeout: Duration = .seconds(20)) -> Result {
     if !Deadline.wait(for: timeout, { !process.isRunning }) {
-      Glibc.kill(process.processIdentifier, SIGKILL)
+      Glibc.kill(-process.processIdentifier, SIGKILL)
     }
     process.waitUntilExit()
-    readers.wait()
+    // A child the peer left behind on purpose (xclip -i serving from the background) may
+    // still hold the pipes: take what arrived rather than wait for its end.
+    _ = readers.wait(timeout: .now() + .seconds(5))
     collected.lock()
     defer { collected.unlock() }
     return Result(status: process.terminationStatus, stdout: stdoutData, stderr: stderrData)
   }
 
-  /// Sends `signal` and reaps the process.
+  /// Sends `signal` to the peer and everything it started (its process group), and reaps it.
   public func kill(signal: Int32 = SIGTERM) -> Result {
-    if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
+    if process.isRunning { Glibc.kill(-process.processIdentifier, signal) }
     return finish(timeout: .seconds(10))
   }
 
