@@ -48,6 +48,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .target(name: "FerryTestSupport"),
+    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Sources/KeeperProbe"),
     .executableTarget(
       name: "ferry",
       dependencies: [
@@ -108,7 +109,7 @@ let package = Package(
       name: "FerryBrokerTests",
       dependencies: [
         "FerryBroker", "FerryClient", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
-        "pbcopy", "pbpaste", "ferry",
+        "pbcopy", "pbpaste", "ferry", "KeeperProbe",
       ]
     ),
     .testTarget(

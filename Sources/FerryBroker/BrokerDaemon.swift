@@ -82,6 +82,7 @@ public enum BrokerDaemon {
 
     let state = DaemonState(display: configuration.displayName, bridged: display != nil)
     var bridgeTasks: [Task<Void, Never>] = []
+    var bindings: [Pasteboard.Name: SelectionBinding] = [:]
     if let display {
       let general = SelectionBinding(
         pasteboard: .general, selection: "CLIPBOARD", display: display,
@@ -89,6 +90,7 @@ public enum BrokerDaemon {
       // PRIMARY changes with every selection drag: record its targets, read its data on request.
       let primary = SelectionBinding(
         pasteboard: .primary, selection: "PRIMARY", display: display, byteBudget: 0, logger: logger)
+      bindings = [.general: general, .primary: primary]
       bridgeTasks.append(Task { await general.run() })
       bridgeTasks.append(Task { await primary.run() })
       let manager = try await display.becomeClipboardManager(
@@ -105,9 +107,12 @@ public enum BrokerDaemon {
       }
     }
 
-    let server = try await BrokerSocketServer.bind(
-      BrokerSocketServer.Configuration(
-        location: configuration.socket, status: state, logger: logger))
+    var serverConfiguration = BrokerSocketServer.Configuration(location: configuration.socket, status: state, logger: logger)
+    // A write is acknowledged once its copy is on the selection (see PublicationGate).
+    serverConfiguration.publication = { [bindings] name, count in
+      _ = await bindings[name]?.published.wait(for: count, within: SelectionBinding.publicationTimeout)
+    }
+    let server = try await BrokerSocketServer.bind(serverConfiguration)
     logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
     let serving = Task { try await server.serve() }
     await SignalWaiter.waitForTermination()

@@ -76,6 +76,7 @@ extension BrokerSocketConnection {
         metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
                    "types": "\(plan.types.map(\.identifier))", "bytes": "\(sizes)"])
     }
+    await context.configuration.publication(board.name, count)
     try await send(.response, ChangeCountResponse(changeCount: count))
   }
 

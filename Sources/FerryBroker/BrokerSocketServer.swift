@@ -59,6 +59,10 @@ public final class BrokerSocketServer: Sendable {
     /// The user whose connections are admitted (checked with `SO_PEERCRED`); the process's
     /// own by default.
     public var peerUID: UInt32
+    /// Returns once change `count` of pasteboard `name` is published where the broker
+    /// serves that pasteboard besides the socket (its X selection), or the broker gave up
+    /// waiting: a write is acknowledged after it. Returns at once by default.
+    public var publication: @Sendable (_ name: Pasteboard.Name, _ count: Int) async -> Void
     /// The most connections served at once; when `nil`, what the descriptor limit
     /// (`RLIMIT_NOFILE`) leaves room for at ``BrokerSocketServer/bind(_:)`` (see
     /// docs/PROTOCOL.md, "Too many connections").
@@ -85,6 +89,7 @@ public final class BrokerSocketServer: Sendable {
       self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton
       self.threadPool = NIOThreadPool.singleton
       self.peerUID = getuid()
+      self.publication = { _, _ in }
     }
   }
 

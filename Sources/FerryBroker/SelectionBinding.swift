@@ -39,6 +39,11 @@ final class SelectionBinding: Sendable {
   let logger: Logger
   private let mirror = Mutex<Mirror?>(nil)
   private let capturing = Mutex<Task<Void, Never>?>(nil)
+  /// How far the pasteboard's changes have reached the selection.
+  let published = PublicationGate()
+
+  /// How long a write's acknowledgement waits for the copy to be on the selection.
+  static let publicationTimeout: Duration = .seconds(2)
 
   /// How long each step of a capture may take: the owner's answer, each INCR chunk.
   static let captureStepTimeout: Duration = .seconds(2)
@@ -61,17 +66,25 @@ final class SelectionBinding: Sendable {
 
   private func followPasteboard() async {
     for await _ in pasteboard.changes {
-      guard let item = pasteboard.items.first else {
-        await display.disown(selection)
-        continue
-      }
-      if mirror.withLock({ $0?.item == ObjectIdentifier(item) }) { continue }
-      do {
-        try await display.own(selection, item: item)
-        logger.debug("serving \(pasteboard.name.rawValue) on \(selection)")
-      } catch {
-        logger.warning("could not take \(selection): \(error)")
-      }
+      let count = pasteboard.changeCount
+      await serve(pasteboard.items.first)
+      published.publish(count)
+    }
+  }
+
+  /// Takes the selection for a Ferry client's item, or gives it up when the pasteboard was
+  /// cleared; leaves an item mirrored from the selection's owner alone.
+  private func serve(_ item: PasteboardItem?) async {
+    guard let item else {
+      await display.disown(selection)
+      return
+    }
+    if mirror.withLock({ $0?.item == ObjectIdentifier(item) }) { return }
+    do {
+      try await display.own(selection, item: item)
+      logger.debug("serving \(pasteboard.name.rawValue) on \(selection)")
+    } catch {
+      logger.warning("could not take \(selection): \(error)")
     }
   }
 

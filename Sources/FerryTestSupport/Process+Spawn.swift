@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 extension Process {
-  /// Starts the process with no signal blocked.
+  /// Starts the process with no signal blocked, and has it (and what it starts) ended with
+  /// the test process by ``ProcessKeeper``.
   ///
   /// posix_spawn(3) passes the calling thread's signal mask on to the child, and Foundation does
   /// not reset it. Tests start peers from Dispatch and Swift concurrency threads, which block
@@ -13,6 +14,12 @@ extension Process {
   /// then waits out its timeout, and `terminate()` leaves the peer running after the tests).
   /// Spawning from a short-lived thread with an empty mask gives the child the default.
   public func runWithDefaultSignals() throws {
+    try spawnUnblocked()
+    ProcessKeeper.keep(groupOf: processIdentifier)
+  }
+
+  /// Starts the process from a thread with an empty signal mask.
+  func spawnUnblocked() throws {
     let outcome = SpawnOutcome()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread { [self] in

@@ -13,15 +13,18 @@ import Foundation
 /// ```
 ///
 /// One server is started per test process, on first use, and stopped when the process ends,
-/// however it ends: a small shell waits for the end of a pipe only this process holds, then
-/// sends the server SIGTERM (peers a test left running lose their display and exit too). The
-/// server runs with `-noreset`, so atoms survive between clients.
+/// however it ends, by ``ProcessKeeper`` (peers a test left running lose their display and
+/// exit too). The server runs with `-noreset`, so atoms survive between clients; `-terminate`
+/// then does nothing, as it acts on a reset.
 public final class XvfbServer: Sendable {
   /// The display name, such as `:57`.
   public let name: String
   /// The display number.
   public let number: Int
   let process: Process
+
+  /// The server's process id.
+  public var processIdentifier: Int32 { process.processIdentifier }
 
   nonisolated(unsafe) private static var servers: [String: Result<XvfbServer, any Error>] = [:]
   private static let lock = NSLock()
@@ -97,26 +100,6 @@ public final class XvfbServer: Sendable {
     // A server that lost the number to another (another test process) exits; the one that
     // answered is not ours.
     guard process.isRunning else { throw XvfbError(message: "Xvfb on :\(number) exited: the number was taken") }
-    if let reaper = Self.startReaper(of: process.processIdentifier) { Self.reapers.append(reaper) }
-  }
-
-  /// The reapers and their standard inputs: never written, closed only by the end of this
-  /// process.
-  nonisolated(unsafe) private static var reapers: [(Process, Pipe)] = []
-
-  /// Starts `sh`, which reads its standard input to the end (this process's end), then stops
-  /// the server. (`-terminate` would not do: it acts on a server reset, which `-noreset`
-  /// turns off.)
-  private static func startReaper(of server: Int32) -> (Process, Pipe)? {
-    let reaper = Process()
-    let input = Pipe()
-    reaper.executableURL = URL(fileURLWithPath: "/bin/sh")
-    reaper.arguments = ["-c", "cat >/dev/null; kill -TERM \(server)"]
-    reaper.standardInput = input
-    reaper.standardOutput = FileHandle.nullDevice
-    reaper.standardError = FileHandle.nullDevice
-    guard (try? reaper.runWithDefaultSignals()) != nil else { return nil }
-    return (reaper, input)
   }
 
   private static func candidateNumbers() -> [Int] {

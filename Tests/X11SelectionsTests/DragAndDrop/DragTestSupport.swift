@@ -11,8 +11,8 @@ import Testing
 // (no other suite's windows or pointer moves), and runs its drags one at a time.
 
 /// The drag-and-drop suite's own X server: Xvfb on a free display, started on first use and
-/// gone when the test process ends (`-terminate`, with a keeper connection that lives exactly
-/// as long as this process: `xdotool -` reading a pipe only this process holds).
+/// gone when the test process ends (``ProcessKeeper`` ends it; `xdotool -`, reading a pipe
+/// only this process holds, keeps a connection open between tests).
 final class DragServer: Sendable {
   let name: String
 
@@ -47,7 +47,7 @@ final class DragServer: Sendable {
         server.stop()
         continue
       }
-      // The keeper holds the server up between tests; -terminate ends it with this process.
+      // The keeper holds a connection open between tests.
       let keeper = Process()
       let input = Pipe()
       keeper.executableURL = URL(fileURLWithPath: xdotool)
@@ -56,7 +56,7 @@ final class DragServer: Sendable {
       keeper.standardInput = input
       keeper.standardOutput = FileHandle.nullDevice
       keeper.standardError = FileHandle.nullDevice
-      try keeper.run()
+      try keeper.runWithDefaultSignals()
       Self.keeper = (keeper, input)
       name = ":\(number)"
       let answering = Deadline.wait(for: .seconds(10)) {
