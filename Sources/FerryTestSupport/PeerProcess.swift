@@ -13,6 +13,9 @@ import Foundation
 public final class PeerProcess: @unchecked Sendable {
   /// What a finished peer left.
   public struct Result: Sendable {
+    /// The status of a peer whose end could not be seen in time.
+    public static let stillRunning: Int32 = -1
+    /// The exit status, or ``stillRunning``.
     public var status: Int32
     public var stdout: Data
     public var stderr: Data
@@ -129,17 +132,22 @@ public final class PeerProcess: @unchecked Sendable {
   /// holds what the peer started: the `xclip -o` of an `sh -c "xclip -o | wc -c"` included.
   /// Killing only the shell would leave that xclip waiting on an owner forever, holding the
   /// output pipe open, and the test waiting on the pipe with it.
+  ///
+  /// Never blocks for long: Foundation learns of a child's end through a descriptor the
+  /// child inherits, so a descendant that escaped the group (`setsid`) and kept it would
+  /// make `waitUntilExit()` wait for *its* end. Past the deadline the result says so, with
+  /// status ``Result/stillRunning``.
   public func finish(timeout: Duration = .seconds(20)) -> Result {
     if !Deadline.wait(for: timeout, { !process.isRunning }) {
       Glibc.kill(-process.processIdentifier, SIGKILL)
     }
-    process.waitUntilExit()
+    let ended = Deadline.wait(for: .seconds(10)) { !process.isRunning }
     // A child the peer left behind on purpose (xclip -i serving from the background) may
     // still hold the pipes: take what arrived rather than wait for its end.
-    _ = readers.wait(timeout: .now() + .seconds(5))
+    _ = readers.wait(timeout: .now() + .seconds(ended ? 5 : 0))
     collected.lock()
     defer { collected.unlock() }
-    return Result(status: process.terminationStatus, stdout: stdoutData, stderr: stderrData)
+    return Result(status: ended ? process.terminationStatus : Result.stillRunning, stdout: stdoutData, stderr: stderrData)
   }
 
   /// Sends `signal` to the peer and everything it started (its process group), and reaps it.
