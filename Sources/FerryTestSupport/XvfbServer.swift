@@ -27,7 +27,10 @@ public final class XvfbServer: Sendable {
   public var processIdentifier: Int32 { process.processIdentifier }
 
   nonisolated(unsafe) private static var servers: [String: Result<XvfbServer, any Error>] = [:]
-  private static let lock = NSLock()
+  /// Guards `servers`; never held while a server starts.
+  private static let cacheLock = NSLock()
+  /// Held while a server starts: two servers started at once would pick the same number.
+  private static let startLock = NSLock()
 
   /// The server of this test process, started on first use.
   ///
@@ -40,14 +43,26 @@ public final class XvfbServer: Sendable {
   /// that each run in order but all use `CLIPBOARD` must not share a display, since Swift
   /// Testing runs different suites at the same time.
   ///
+  /// Blocks while the server starts: from async code (a suite's `init`), call the `async`
+  /// form, which does not hold one of Swift concurrency's few threads meanwhile (the code
+  /// under test, a broker in the test process included, runs on them).
+  ///
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func dedicated(_ purpose: String) throws -> XvfbServer {
-    lock.lock()
-    defer { lock.unlock() }
-    if let existing = servers[purpose] { return try existing.get() }
+    startLock.lock()
+    defer { startLock.unlock() }
+    if let existing = cacheLock.withLock({ servers[purpose] }) { return try existing.get() }
     let result = Result { try XvfbServer() }
-    servers[purpose] = result
+    cacheLock.withLock { servers[purpose] = result }
     return try result.get()
+  }
+
+  /// The server for `purpose`, started on a thread of its own the first time.
+  ///
+  /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
+  public static func dedicated(_ purpose: String) async throws -> XvfbServer {
+    if let existing = cacheLock.withLock({ servers[purpose] }) { return try existing.get() }
+    return try await onThreadOfItsOwn { try dedicated(purpose) }
   }
 
   /// A server for one test that ends it itself (to see a display go away): never shared.
@@ -55,11 +70,22 @@ public final class XvfbServer: Sendable {
   ///
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func disposable() throws -> XvfbServer {
-    // Started under the same lock as the shared ones: two servers started at once would pick
-    // the same free number.
-    lock.lock()
-    defer { lock.unlock() }
+    startLock.lock()
+    defer { startLock.unlock() }
     return try XvfbServer()
+  }
+
+  /// The `async` form of ``disposable()``, started on a thread of its own.
+  ///
+  /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
+  public static func disposable() async throws -> XvfbServer {
+    try await onThreadOfItsOwn { try disposable() }
+  }
+
+  private static func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
   }
 
   /// Stops the server and waits until it has ended: its clients lose the display.

@@ -140,24 +140,27 @@ public final class X11Display: Sendable {
     return try outcome.withLock { $0! }.get()
   }
 
-  /// The targets the owner of `selection` offers, in its order, each once, at most
-  /// ``SelectionOffer/maximumTargets`` of them.
+  /// The targets the owner of `selection` offers, in its order, each once: the first
+  /// ``SelectionOffer/maximumTargets`` of them, and past those the
+  /// ``SelectionOffer/wellKnownTargets`` only.
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
   public func targets(of selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> [String] {
-    // 4 bytes an atom; the cap keeps a hostile list from costing more than a glance.
+    // 4 bytes an atom; the cap keeps a hostile list from costing more than a glance, and
+    // atoms past it are compared, not named, so UTF8_STRING at the end of a long list is kept.
     let reply = try await read(selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
-    var seen = Set<XAtom>()
-    var atoms: [XAtom] = []
-    reply.data.withUnsafeBytes { raw in
-      for index in 0..<(reply.data.count / 4) where atoms.count < SelectionOffer.maximumTargets {
-        let atom = XAtom(rawValue: UInt(raw.load(fromByteOffset: index * 4, as: UInt32.self)))
-        if atom != .none, seen.insert(atom).inserted { atoms.append(atom) }
-      }
-    }
-    let listed = atoms
     return try await loop.perform { session in
-      session.connection.names(listed).compactMap { $0 }
+      let wellKnown = Set(session.connection.atoms(SelectionOffer.wellKnownTargets))
+      var seen = Set<XAtom>()
+      var atoms: [XAtom] = []
+      reply.data.withUnsafeBytes { raw in
+        for index in 0..<(reply.data.count / 4) {
+          let atom = XAtom(rawValue: UInt(raw.load(fromByteOffset: index * 4, as: UInt32.self)))
+          guard atom != .none, atoms.count < SelectionOffer.maximumTargets || wellKnown.contains(atom) else { continue }
+          if seen.insert(atom).inserted { atoms.append(atom) }
+        }
+      }
+      return session.connection.names(atoms).compactMap { $0 }
     }
   }
 

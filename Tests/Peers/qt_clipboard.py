@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """Qt 5 selection owner for Ferry's X11 interop tests (run with /usr/bin/python3, PyQt5).
 
-  qt_clipboard.py clipboard|primary @FILE
+  qt_clipboard.py clipboard|primary @FILE [--quit-when EXISTS]
       Puts the file's bytes on the selection as text/plain (Qt offers UTF8_STRING, STRING,
       TEXT, COMPOUND_TEXT and text/plain*), prints `ready`, and serves until killed or until
-      another client takes the selection (prints `lost`, exits).
+      another client takes the selection (prints `lost`, exits). With --quit-when, quits the
+      application normally once the file EXISTS appears (prints `quitting`): Qt then hands
+      the clipboard to the clipboard manager (SAVE_TARGETS) as it closes.
 """
+import os
 import sys
 
+from PyQt5.QtCore import QTimer
 from PyQt5.QtGui import QClipboard, QGuiApplication
 
 
@@ -15,6 +19,7 @@ def main():
     mode = QClipboard.Clipboard if sys.argv[1] == 'clipboard' else QClipboard.Selection
     with open(sys.argv[2][1:], 'rb') as source:
         text = source.read().decode('utf-8')
+    quit_when = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == '--quit-when' else None
     app = QGuiApplication(['qt_clipboard', '-platform', 'xcb'])
     clipboard = app.clipboard()
     state = {'owned': False}
@@ -30,8 +35,17 @@ def main():
             print('lost', flush=True)
             app.quit()
 
+    def check_quit():
+        if os.path.exists(quit_when):
+            print('quitting', flush=True)
+            app.quit()
+
     clipboard.changed.connect(changed)
     clipboard.setText(text, mode)
+    if quit_when:
+        timer = QTimer()
+        timer.timeout.connect(check_quit)
+        timer.start(50)
     sys.exit(app.exec_())
 
 

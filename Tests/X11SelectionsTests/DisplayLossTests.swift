@@ -10,7 +10,7 @@ import Testing
 /// process; ours ends only the display's thread and tells every waiter.
 @Suite struct DisplayLossTests {
   @Test func aServerThatDiesDuringAnXlibCallCostsOnlyThatDisplay() async throws {
-    let server = try XvfbServer.disposable()
+    let server = try await XvfbServer.disposable()
     defer { server.stop() }
     let display = try X11Display(name: server.name)
     let told = Mutex(false)

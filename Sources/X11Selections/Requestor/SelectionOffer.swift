@@ -11,8 +11,8 @@ import UniformTypeIdentifiers
 ///
 /// Targets that describe the selection rather than carry its data (`TARGETS`, `MULTIPLE`, …)
 /// are left out of ``targets``; so is a second target of a type already listed. A list longer
-/// than ``maximumTargets`` is cut there: no real program offers that many, and a hostile one
-/// must not cost a round trip per bogus atom.
+/// than ``maximumTargets`` is cut there, but for the ``wellKnownTargets`` past the cut: no real
+/// program offers that many, and a hostile one must not cost a round trip per bogus atom.
 public struct SelectionOffer: Sendable, Equatable {
   /// One data target and the type it carries.
   public struct Target: Sendable, Hashable {
@@ -36,14 +36,21 @@ public struct SelectionOffer: Sendable, Equatable {
   /// Text targets that a UTF-8 target's text reproduces: with `UTF8_STRING` in hand the
   /// others are conversions of it (Latin-1, compound text, ASCII).
   public static let textAliases: Set<String> = ["STRING", "TEXT", "COMPOUND_TEXT", "text/plain"]
-  /// The most targets an offer keeps.
+  /// The most targets an offer keeps, but for ``wellKnownTargets``.
   public static let maximumTargets = 512
+  /// Targets kept wherever they appear in a list longer than ``maximumTargets``: the text
+  /// targets, `MULTIPLE` and the password hint.
+  public static let wellKnownTargets = [
+    "UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TEXT", "COMPOUND_TEXT", "text/plain", "MULTIPLE",
+    concealedHint,
+  ]
   /// The target password managers add to mark a secret (KDE's convention, used by KeePassXC).
   public static let concealedHint = "x-kde-passwordManagerHint"
 
   /// The selection offered.
   public var selection: String
-  /// Every target the owner listed, meta targets included, at most ``maximumTargets``.
+  /// Every target the owner listed, meta targets included, at most ``maximumTargets`` and
+  /// the ``wellKnownTargets`` after them.
   public var advertised: [String]
   /// The data targets, in the owner's order, one per type.
   public var targets: [Target]
@@ -52,6 +59,7 @@ public struct SelectionOffer: Sendable, Equatable {
   public init(selection: String, advertised: [String]) {
     self.selection = selection
     self.advertised = Array(advertised.prefix(Self.maximumTargets))
+      + advertised.dropFirst(Self.maximumTargets).filter(Self.wellKnownTargets.contains)
     var seen = Set<UTType>()
     targets = self.advertised.compactMap { name in
       guard !Self.metaTargets.contains(name), name != Self.concealedHint,

@@ -12,8 +12,8 @@ import Testing
 @Suite(.serialized) struct CaptureInteropTests {
   let xvfb: XvfbServer
 
-  init() throws {
-    xvfb = try XvfbServer.dedicated("capture")
+  init() async throws {
+    xvfb = try await XvfbServer.dedicated("capture")
   }
 
   /// An owner of `selection` ("clipboard" or "primary") holding the bytes of `file`.
@@ -180,6 +180,33 @@ import Testing
     #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
     #expect(await waitForEvents(watch, count: 2))
     #expect(events(watch).map(\.count) == [1, 2], "the save moved nothing: \(events(watch))")
+    try await fixture.stop()
+  }
+
+  /// A Qt application's copy is one change, and so is nothing more when Qt hands the same
+  /// copy to the clipboard manager as it quits.
+  @Test func aQtCopyIsOneChangeAndItsSaveOnQuitNone() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: true)
+    let watch = try fixture.start(["ferry", "watch", "--json", "--pasteboard", "general"])
+    defer { _ = watch.kill() }
+    try await Task.sleep(for: .milliseconds(300))  // the watch subscribes after its connection opens
+    let file = fixture.runtime.appendingPathComponent("qt-text")
+    try Data("copied by qt".utf8).write(to: file)
+    let trigger = fixture.runtime.appendingPathComponent("quit-now")
+    var command = try Owner.qt.command("clipboard", file: file)
+    command += ["--quit-when", trigger.path]
+    let qt = try fixture.start(command)
+    defer { _ = qt.kill() }
+    #expect(await waitForOutput(qt, "ready", timeout: .seconds(30)), "Qt took CLIPBOARD: \(qt.errorSoFar)")
+    #expect(await Deadline.wait(for: .seconds(10)) { (try? await fixture.run(["pbpaste"]))?.stdoutText == "copied by qt" })
+    #expect(await waitForEvents(watch, count: 1))
+    try Data().write(to: trigger)
+    let quit = try await offPool { qt.finish(timeout: .seconds(20)) }
+    #expect(quit.status == 0, "Qt quit normally: \(quit.stderrText)")
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "copied by qt", "the copy outlives Qt")
+    #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
+    #expect(await waitForEvents(watch, count: 2))
+    #expect(events(watch).map(\.count) == [1, 2], "Qt's copy was one change: \(events(watch))")
     try await fixture.stop()
   }
 

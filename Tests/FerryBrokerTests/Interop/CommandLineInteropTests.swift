@@ -11,9 +11,9 @@ import Testing
 @Suite(.serialized) struct CommandLineInteropTests {
   let xvfb: XvfbServer
 
-  init() throws {
+  init() async throws {
     // A display of its own: the X11 interop suites use CLIPBOARD on the shared one meanwhile.
-    xvfb = try XvfbServer.dedicated("command-line")
+    xvfb = try await XvfbServer.dedicated("command-line")
   }
 
   /// Takes CLIPBOARD away from whoever holds it (a detached pbcopy server exits then).
@@ -202,7 +202,7 @@ import Testing
   }
 
   @Test func theBrokerOutlivesItsDisplay() async throws {
-    let server = try XvfbServer.disposable()
+    let server = try await XvfbServer.disposable()
     defer { server.stop() }
     let fixture = try await BrokerFixture(display: server.name, start: true)
     #expect(try await fixture.run(["pbcopy"], input: Data("kept".utf8)).status == 0)

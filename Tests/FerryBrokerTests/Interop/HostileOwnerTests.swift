@@ -15,8 +15,8 @@ import Testing
 @Suite(.serialized) struct HostileOwnerTests {
   let xvfb: XvfbServer
 
-  init() throws {
-    xvfb = try XvfbServer.dedicated("hostile-owner")
+  init() async throws {
+    xvfb = try await XvfbServer.dedicated("hostile-owner")
   }
 
   // MARK: Modes
@@ -63,6 +63,15 @@ import Testing
     // The next copy comes while the broker is still taking in the list.
     #expect(await waitForOutput(run.owner, "request target=TARGETS"), "the broker asked for the targets")
     try await run.finish(within: .seconds(3))  // 4.2 s before TARGETS was capped
+  }
+
+  /// The list is cut at 512 targets, but UTF8_STRING after 100,000 bogus ones is kept: the
+  /// owner's text is still mirrored and pasteable through the broker.
+  @Test func textListedAfterHundredThousandBogusTargetsIsStillMirrored() async throws {
+    let run = try await HostileRun.start("many-targets", display: xvfb.name, readyWithin: .seconds(90))
+    let paste = try await run.pasteOnceTheBrokerNoticed()
+    #expect(paste.result.status == 0 && paste.result.stdoutText == "hostile but short", "\(paste.result.status) \(paste.result.stderrText)")
+    try await run.finish()
   }
 
   @Test func aCaptureCutShortByANewOwnerAsksItNothing() async throws {

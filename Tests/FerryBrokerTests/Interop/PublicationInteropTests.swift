@@ -8,8 +8,8 @@ import Testing
 @Suite(.serialized) struct PublicationInteropTests {
   let xvfb: XvfbServer
 
-  init() throws {
-    xvfb = try XvfbServer.dedicated("publication")
+  init() async throws {
+    xvfb = try await XvfbServer.dedicated("publication")
   }
 
   /// While another client holds the server, the broker cannot take the selection: pbcopy
