@@ -7,7 +7,9 @@
       COMPOUND_TEXT, text/plain*) are served with gtk_selection_data_set_text, so GTK does
       the encoding (Latin-1 for STRING, ISO 2022 for COMPOUND_TEXT); other targets get the
       bytes as is. `@path` reads the bytes from a file. Prints `ready` once GTK confirms
-      ownership, `served TARGET` per request, and `lost` (then exits) on SelectionClear.
+      ownership, `request TARGET` per SelectionRequest (one `request MULTIPLE` for a MULTIPLE
+      request), `served TARGET` per target converted (each member of a MULTIPLE request too),
+      and `lost` (then exits) on SelectionClear.
   gtk_clipboard.py [--selection NAME] read TARGET...
       Prints `targets: A B C` (TARGETS, in the owner's order), then per TARGET either
         TARGET -> type=T format=F len=N sha256=H [hex=...] [text=HEX-OF-UTF8]
@@ -62,11 +64,16 @@ def own(selection, payload, targets):
             ok = True
         print('served %s ok=%s' % (name, ok), flush=True)
 
+    def on_request(_widget, event):
+        print('request %s' % event.target.name(), flush=True)
+        return False  # GTK answers it
+
     def on_clear(_widget, _event):
         print('lost', flush=True)
         Gtk.main_quit()
         return True
 
+    widget.connect('selection-request-event', on_request)
     widget.connect('selection-get', on_get)
     widget.connect('selection-clear-event', on_clear)
 

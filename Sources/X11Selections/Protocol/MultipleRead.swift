@@ -13,10 +13,9 @@
 /// What the owner may already have written into their properties is emptied first, except
 /// after a timeout, when the owner may still be writing.
 ///
-/// Owners answer in two ways, and both are followed: GTK, Qt and Ferry write every member,
-/// then send one `SelectionNotify` for `MULTIPLE` (``replied(_:)``); xsel sends a member
-/// that needs INCR on its own first and waits for it to be read before the next one
-/// (``ownerAnswered(member:)``).
+/// The owner answers once, after writing every member (GTK, Qt, Ferry); an owner whose
+/// `TARGETS` list gives away that its `MULTIPLE` is broken is never asked (see
+/// ``SelectionOffer/convertsMultiple``).
 ///
 /// ```swift
 /// var read = MultipleRead(selection: "CLIPBOARD", targets: ["text/html", "UTF8_STRING"], budget: 1 << 20)
@@ -90,9 +89,8 @@ struct MultipleRead: Sendable, Equatable {
   /// Whether the owner's `SelectionNotify` for `MULTIPLE` came: when it has not, the owner
   /// may still write into the request's properties, and they are not used again.
   private(set) var replyCame = false
-  /// Whether the request is over as far as the owner's answer goes (replied, timed out, or
-  /// given up after the owner hung on a member).
-  private var awaitingReply = true
+  /// Whether the owner's answer to the request is still expected.
+  private(set) var isAwaitingReply = true
 
   init(selection: String, targets: [String], budget: Int) {
     self.selection = selection
@@ -101,24 +99,10 @@ struct MultipleRead: Sendable, Equatable {
     remaining = budget
   }
 
-  /// Whether the owner's answer to the request is still expected.
-  var isAwaitingReply: Bool { awaitingReply }
-
-  /// The owner answered member `index` on its own, before answering the request (xsel, for a
-  /// member it sends by INCR). Owners that do this convert in order, so every earlier member
-  /// is answered too.
-  mutating func ownerAnswered(member index: Int) -> Action {
-    guard awaitingReply, members.indices.contains(index), members[index] == .waiting else { return .ignore }
-    for earlier in 0...index where members[earlier] == .waiting {
-      members[earlier] = .answered
-    }
-    return next()
-  }
-
   /// The owner's `SelectionNotify` for `MULTIPLE`.
   mutating func replied(_ reply: Reply) -> Action {
-    guard awaitingReply else { return .ignore }
-    awaitingReply = false
+    guard isAwaitingReply else { return .ignore }
+    isAwaitingReply = false
     replyCame = true
     switch reply {
     case .converted(let converted) where converted.count == members.count:
@@ -137,10 +121,8 @@ struct MultipleRead: Sendable, Equatable {
 
   /// The deadline for the owner's answer passed.
   mutating func timedOut(_ step: String) -> Action {
-    guard awaitingReply, !members.contains(where: { if case .reading = $0 { true } else { false } }) else {
-      return .ignore
-    }
-    awaitingReply = false
+    guard isAwaitingReply else { return .ignore }
+    isAwaitingReply = false
     // The owner may still write into the members' properties: they are left alone.
     fail(.timedOut(step), emptying: false)
     return next()
@@ -155,15 +137,8 @@ struct MultipleRead: Sendable, Equatable {
       remaining = max(0, remaining - byteCount)
     case (.keep, .failure(let error)):
       members[index] = .failed(error)
-      if error.endsCapture {
-        // An owner that hangs on one target hangs on the rest: what it has written is
-        // emptied, nothing more is waited for.
-        remaining = 0
-        if awaitingReply {
-          awaitingReply = false
-          for waiting in members.indices where members[waiting] == .waiting { members[waiting] = .notRead }
-        }
-      }
+      // An owner that hangs on one target hangs on the rest: what it wrote is emptied.
+      if error.endsCapture { remaining = 0 }
     case (.discard, _):
       members[index] = .notRead
     case (.discardAndRetry, _):
@@ -200,9 +175,7 @@ struct MultipleRead: Sendable, Equatable {
         return .read(index, budget: 0)
       }
     }
-    // Every member is read; an owner that answered them on its own still owes the answer to
-    // the request, and may write the list back until then.
-    return awaitingReply ? .waitForOwner : .finish
+    return .finish
   }
 }
 

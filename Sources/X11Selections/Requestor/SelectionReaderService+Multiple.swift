@@ -46,11 +46,6 @@ extension SelectionReaderService {
       self.read = read
       self.once = once
     }
-
-    /// The member asked into `property`.
-    func member(convertedInto property: XAtom) -> Int? {
-      conversion.pairs.firstIndex { $0.property == property }
-    }
   }
 
   /// Asks the owner of `selection` for all `targets` in one `MULTIPLE` request and reads the
@@ -76,26 +71,16 @@ extension SelectionReaderService {
     perform(.waitForOwner, for: multiple)
   }
 
-  /// A `SelectionNotify` that answers a `MULTIPLE` request, or one of its members on its
-  /// own; `false` when it is for neither.
+  /// A `SelectionNotify` that answers a `MULTIPLE` request; `false` when it is for none.
   func handleMultiple(_ notify: X11Event.SelectionNotify) -> Bool {
+    guard notify.target == connection.atoms.multiple else { return false }
     let waiting = multiples.filter { $0.read.isAwaitingReply && $0.selection == notify.selection }
-    // xsel sends a member that needs INCR on its own (its target INCR), before the reply.
-    if notify.property != .none,
-      let multiple = waiting.first(where: { $0.member(convertedInto: notify.property) != nil }),
-      let index = multiple.member(convertedInto: notify.property)
-    {
-      perform(multiple.read.ownerAnswered(member: index), for: multiple)
-      return true
-    }
-    guard notify.target == connection.atoms.multiple,
-      let multiple = waiting.first(where: { $0.listProperty == notify.property }) ?? waiting.first
-    else { return false }
+    guard let multiple = waiting.first(where: { $0.listProperty == notify.property }) ?? waiting.first else { return false }
     guard notify.property != .none else {
       perform(multiple.read.replied(.refused), for: multiple)
       return true
     }
-    // The list is read where it was written: xsel names the list's type, not its property.
+    // The list is read where it was written, whatever property the owner named.
     perform(multiple.read.replied(readList(of: multiple)), for: multiple)
     return true
   }

@@ -4,8 +4,9 @@ extension X11EventLoop {
   /// Copies `targets` of `offer` within `budget` bytes in all; see
   /// ``X11Display/capture(_:targets:budget:stepTimeout:)``.
   ///
-  /// An owner that lists `MULTIPLE` is asked for every target in one request when there is
-  /// more than one; the targets that request leaves unanswered (the owner refused it, never
+  /// An owner that converts `MULTIPLE` (``SelectionOffer/convertsMultiple``) is asked for
+  /// every target in one request when there is more than one; the targets that request
+  /// leaves unanswered (the owner refused it, never
   /// answered it, or answered it with a list that is not the one asked for) are then asked
   /// for one by one, as they are of an owner that does not list it.
   func capture(
@@ -14,7 +15,7 @@ extension X11EventLoop {
     var entries = targets.map { SelectionCapture.Entry(target: $0) }
     var remaining = budget
     var single = Array(entries.indices)
-    if budget > 0, targets.count > 1, offer.offersMultiple, !Task.isCancelled {
+    if budget > 0, targets.count > 1, offer.convertsMultiple, !Task.isCancelled {
       single = await captureInOneRequest(offer, into: &entries, remaining: &remaining, stepTimeout: stepTimeout)
     }
     for index in single where remaining > 0 {

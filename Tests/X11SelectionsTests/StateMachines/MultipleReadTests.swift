@@ -82,46 +82,11 @@ import Testing
     #expect(read.timedOut("again") == .ignore)
   }
 
-  /// xsel sends a member that needs INCR on its own, then waits for it to be read before it
-  /// converts the next one; it answers MULTIPLE after the last.
-  @Test func anOwnerThatAnswersMembersOnTheirOwnIsFollowedInOrder() {
-    var read = request()
-    #expect(read.ownerAnswered(member: 1) == .read(0, budget: 1000), "the members before it are answered too")
-    #expect(read.ownerAnswered(member: 0) == .ignore)
-    #expect(read.memberRead(0, .success(100)) == .read(1, budget: 900))
-    #expect(read.memberRead(1, .failure(.tooLarge(limit: 900))) == .waitForOwner, "member 2 is not answered yet")
-    #expect(read.ownerAnswered(member: 2) == .read(2, budget: 900))
-    #expect(read.memberRead(2, .success(900)) == .waitForOwner)
-    #expect(read.replied(.converted([true, true, true])) == .finish)
-    #expect(read.members == [.kept(byteCount: 100), .failed(.tooLarge(limit: 900)), .kept(byteCount: 900)])
-  }
-
-  @Test func membersAnsweredOnTheirOwnStillWaitForTheAnswerToTheRequest() {
-    var read = request()
-    _ = read.ownerAnswered(member: 2)
-    #expect(read.memberRead(0, .success(1)) == .read(1, budget: 999))
-    #expect(read.memberRead(1, .success(1)) == .read(2, budget: 998))
-    #expect(read.memberRead(2, .success(1)) == .waitForOwner, "the owner may still rewrite the list")
-    #expect(read.replied(.converted([true, true, true])) == .finish)
-    #expect(read.members == [.kept(byteCount: 1), .kept(byteCount: 1), .kept(byteCount: 1)])
-    #expect(read.replyCame)
-  }
-
-  @Test func anOwnerThatHangsOnAMemberAnsweredOnItsOwnIsNotWaitedForAgain() {
-    var read = request()
-    _ = read.ownerAnswered(member: 0)
-    #expect(read.memberRead(0, .failure(.timedOut("waiting for the next INCR chunk"))) == .finish)
-    #expect(read.members == [.failed(.timedOut("waiting for the next INCR chunk")), .notRead, .notRead])
-    #expect(!read.replyCame, "its properties are not used again")
-    #expect(read.replied(.converted([true, true, true])) == .ignore)
-  }
-
   @Test func eventsOutOfPlaceAreIgnored() {
     var read = request()
     #expect(read.memberRead(0, .success(1)) == .ignore, "nothing is being read yet")
-    #expect(read.ownerAnswered(member: 7) == .ignore)
     _ = read.replied(.converted([true, true, true]))
-    #expect(read.timedOut("late") == .ignore, "a member is being read: its own deadline counts")
+    #expect(read.timedOut("late") == .ignore, "the owner answered: the members' own deadlines count")
     #expect(read.replied(.refused) == .ignore, "one answer per request")
     #expect(read.memberRead(2, .success(1)) == .ignore, "member 2 is not being read")
   }
