@@ -58,8 +58,7 @@ import UniformTypeIdentifiers
       #expect(entry.data == Data(text.utf8), "\(entry.target.name): \(String(describing: entry.failure))")
     }
     // GTK saw one request for the data (after TARGETS), and converted each member of it.
-    let requests = lines(of: owner, startingWith: "request ")
-    #expect(requests == ["TARGETS", "MULTIPLE"], "\(owner.outputSoFar)")
+    #expect(await waitForLines(of: owner, startingWith: "request ", toBe: ["TARGETS", "MULTIPLE"]), "\(owner.outputSoFar)")
     #expect(lines(of: owner, startingWith: "served ").count == 3, "\(owner.outputSoFar)")
   }
 
@@ -115,6 +114,7 @@ import UniformTypeIdentifiers
     #expect(capture.dataByTarget["UTF8_STRING"] == Data("hostile but short".utf8), "\(capture.entries)")
     #expect(capture.dataByTarget["text/html"] == Data("<b>hostile but short</b>".utf8))
     #expect(ContinuousClock.now - started < .seconds(5), "one step's timeout at most")
-    #expect(lines(of: owner, startingWith: "request target=") == ["TARGETS", "MULTIPLE", "UTF8_STRING", "text/html"])
+    let asked = ["TARGETS", "MULTIPLE", "UTF8_STRING", "text/html"]
+    #expect(await waitForLines(of: owner, startingWith: "request target=", toBe: asked), "\(owner.outputSoFar)")
   }
 }

@@ -50,3 +50,11 @@ extension SelectionCapture {
 func lines(of peer: PeerProcess, startingWith prefix: String) -> [String] {
   peer.outputSoFar.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
 }
+
+/// Whether the lines a peer printed that start with `prefix` come to be `expected` (its
+/// output reaches the test a little after the peer printed it).
+func waitForLines(
+  of peer: PeerProcess, startingWith prefix: String, toBe expected: [String], timeout: Duration = .seconds(5)
+) async -> Bool {
+  await Deadline.wait(for: timeout) { () async -> Bool in lines(of: peer, startingWith: prefix) == expected }
+}
