@@ -7,8 +7,8 @@ import UniformTypeIdentifiers
 
 extension ClipboardInteropTests {
   /// Captures from owners that take only `CLIPBOARD`-like selections: Qt 5 lists `MULTIPLE`
-  /// and is asked for its targets in one request; xsel lists it but dies of it, and xclip
-  /// does not list it: both are asked one target at a time.
+  /// and is asked for its targets in one request (so is Tk, in `TkTests`); xsel lists it but
+  /// dies of it, and xclip does not list it: both are asked one target at a time.
   @Suite struct MultipleCaptureTests {
     /// Starts `ScriptPeer.qt` owning `CLIPBOARD` with `file`'s bytes as text and as `types`.
     private func qt(_ file: URL, types: [String], display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
@@ -38,25 +38,6 @@ extension ClipboardInteropTests {
       #expect(capture.dataByTarget["UTF8_STRING"] == Data(text.utf8))
       #expect(capture.dataByTarget["text/html"] == Data(text.utf8))
       #expect(capture.dataByTarget["application/x-ferry-qt"] == Data(text.utf8))
-    }
-
-    /// Tk lists `MULTIPLE` (and its own TK_APPLICATION, TK_WINDOW targets): whatever it
-    /// converts comes in one request, whatever it refuses fails alone.
-    @Test func tksOfferIsCapturedInOneRequest() async throws {
-      let (xvfb, display) = try await openDisplay()
-      defer { display.close() }
-      let text = "héllo from tk"
-      let previous = try await display.owner(of: clipboard)
-      let owner = try await ScriptPeer.tk.start(["own", text], display: xvfb.name)
-      defer { owner.terminate() }
-      try await owner.expectOutput("ready")
-      try await waitForPeer(display, previous: previous, owner)
-
-      let offer = try await display.offer(of: clipboard)
-      #expect(offer.convertsMultiple, "\(offer.advertised)")
-      let (capture, conversions) = try await display.countedCapture(offer, budget: 1 << 20)
-      #expect(conversions == 1, "\(offer.essentialTargets.map(\.name))")
-      #expect(capture.dataByTarget["UTF8_STRING"] == Data(text.utf8), "\(capture.entries)")
     }
 
     /// xsel 1.2.0 lists `MULTIPLE` but exits on any `MULTIPLE` request: it is asked one target
