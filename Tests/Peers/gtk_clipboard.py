@@ -1,19 +1,25 @@
 #!/usr/bin/python3
 """GTK 3 selection peer for Ferry's X11 interop tests (run with /usr/bin/python3).
 
-  gtk_clipboard.py [--selection NAME] own TEXT_OR_@FILE [TARGET...]
+  gtk_clipboard.py [--selection NAME] [--save-when FILE] own TEXT_OR_@FILE [TARGET...]
       Owns the selection (CLIPBOARD by default) with a real server timestamp and offers
       TARGETs (UTF8_STRING by default). Text targets (UTF8_STRING, STRING, TEXT,
       COMPOUND_TEXT, text/plain*) are served with gtk_selection_data_set_text, so GTK does
       the encoding (Latin-1 for STRING, ISO 2022 for COMPOUND_TEXT); other targets get the
       bytes as is. `@path` reads the bytes from a file. Prints `ready` once GTK confirms
-      ownership, `served TARGET` per request, and `lost` (then exits) on SelectionClear.
+      ownership, `request TARGET` per SelectionRequest (one `request MULTIPLE` for a MULTIPLE
+      request), `served TARGET` per target converted (each member of a MULTIPLE request too),
+      and `lost` (then exits) on SelectionClear. With --save-when, once FILE exists it asks
+      the clipboard manager to save the selection (SAVE_TARGETS on CLIPBOARD_MANAGER, as
+      gtk_clipboard_store does) and prints `saving`; the manager then reads the selection
+      and takes it.
   gtk_clipboard.py [--selection NAME] read TARGET...
       Prints `targets: A B C` (TARGETS, in the owner's order), then per TARGET either
         TARGET -> type=T format=F len=N sha256=H [hex=...] [text=HEX-OF-UTF8]
       or `TARGET -> none`, then `done`. `text=` is gtk_selection_data_get_text, in hex.
 """
 import hashlib
+import os
 import sys
 
 import gi
@@ -42,7 +48,7 @@ def describe(sd):
     return line
 
 
-def own(selection, payload, targets):
+def own(selection, payload, targets, save_when=None):
     if payload.startswith('@'):
         with open(payload[1:], 'rb') as f:
             data = f.read()
@@ -62,11 +68,16 @@ def own(selection, payload, targets):
             ok = True
         print('served %s ok=%s' % (name, ok), flush=True)
 
+    def on_request(_widget, event):
+        print('request %s' % event.target.name(), flush=True)
+        return False  # GTK answers it
+
     def on_clear(_widget, _event):
         print('lost', flush=True)
         Gtk.main_quit()
         return True
 
+    widget.connect('selection-request-event', on_request)
     widget.connect('selection-get', on_get)
     widget.connect('selection-clear-event', on_clear)
 
@@ -80,7 +91,18 @@ def own(selection, payload, targets):
             Gtk.main_quit()
         return False
 
+    def save():
+        if not os.path.exists(save_when):
+            return True
+        manager = Gdk.Atom.intern('CLIPBOARD_MANAGER', False)
+        time = GdkX11.x11_get_server_time(widget.get_window())
+        Gtk.selection_convert(widget, manager, Gdk.Atom.intern('SAVE_TARGETS', False), time)
+        print('saving', flush=True)
+        return False
+
     GLib.idle_add(claim)
+    if save_when:
+        GLib.timeout_add(50, save)
     Gtk.main()
 
 
@@ -99,15 +121,19 @@ def read(selection, targets):
 
 def main(argv):
     selection = 'CLIPBOARD'
-    if len(argv) > 2 and argv[1] == '--selection':
-        selection = argv[2]
+    save_when = None
+    while len(argv) > 2 and argv[1] in ('--selection', '--save-when'):
+        if argv[1] == '--selection':
+            selection = argv[2]
+        else:
+            save_when = argv[2]
         argv = argv[:1] + argv[3:]
     if len(argv) < 2 or argv[1] not in ('own', 'read'):
         print(__doc__, file=sys.stderr)
         return 64
     atom = Gdk.Atom.intern(selection, False)
     if argv[1] == 'own':
-        own(atom, argv[2], argv[3:])
+        own(atom, argv[2], argv[3:], save_when)
     else:
         read(atom, argv[2:])
     return 0

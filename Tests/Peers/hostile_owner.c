@@ -19,6 +19,15 @@
  *                  the zero-length terminator, one per deletion: a correct INCR sender
  *                  otherwise.
  *
+ * The multiple-* modes list MULTIPLE and text/html too (TARGETS is `TARGETS MULTIPLE
+ * UTF8_STRING text/html`), answer UTF8_STRING with SHORT_TEXT and text/html with HTML_TEXT
+ * when asked one at a time, and spoil MULTIPLE:
+ *
+ *   multiple-refused    answers MULTIPLE with property None;
+ *   multiple-silent     never answers MULTIPLE;
+ *   multiple-malformed  converts the first pair, then rewrites the pair list as three
+ *                       INTEGERs and answers with it.
+ *
  * Prints one line per request: `request target=T`; `lost` on SelectionClear (it keeps
  * serving transfers in progress). Runs until killed.
  *
@@ -33,12 +42,13 @@
 
 #define SHORT_TEXT "hostile but short"
 #define CHUNK_TEXT "chunk of a huge transfer;"
+#define HTML_TEXT "<b>hostile but short</b>"
 enum { BOGUS_TARGETS = 100000, CHUNKS = 3, MAX_TRANSFERS = 64 };
 
 static Display *dpy;
 static Window win;
 static const char *mode;
-static Atom targets_atom, utf8_atom, incr_atom;
+static Atom targets_atom, utf8_atom, incr_atom, multiple_atom, html_atom;
 static Atom *many;      /* many-targets: the bogus atoms, then UTF8_STRING */
 static int many_count;
 
@@ -104,6 +114,29 @@ static void next_chunk(Window w, Atom property) {
   }
 }
 
+static int multiple_mode(void) { return strncmp(mode, "multiple-", 9) == 0; }
+
+/* A multiple-* mode's MULTIPLE request, spoilt as the mode says. */
+static void answer_multiple(XSelectionRequestEvent *req) {
+  if (strcmp(mode, "multiple-silent") == 0) return; /* never answered */
+  if (strcmp(mode, "multiple-refused") == 0 || req->property == None) { notify(req, None); return; }
+  /* multiple-malformed: the first pair is converted, the list comes back as INTEGERs. */
+  Atom type;
+  int format;
+  unsigned long count, after;
+  unsigned char *data = NULL;
+  if (XGetWindowProperty(dpy, req->requestor, req->property, 0, 1024, False, AnyPropertyType, &type, &format,
+                         &count, &after, &data) == Success && data && format == 32 && count >= 2) {
+    Atom member = (Atom)((long *)data)[1];
+    XChangeProperty(dpy, req->requestor, member, utf8_atom, 8, PropModeReplace, (unsigned char *)SHORT_TEXT,
+                    (int)strlen(SHORT_TEXT));
+  }
+  if (data) XFree(data);
+  long values[3] = {1, 2, 3};
+  XChangeProperty(dpy, req->requestor, req->property, XA_INTEGER, 32, PropModeReplace, (unsigned char *)values, 3);
+  notify(req, req->property);
+}
+
 static void answer(XSelectionRequestEvent *req) {
   Atom property = req->property == None ? req->target : req->property;
   char *name = XGetAtomName(dpy, req->target);
@@ -113,10 +146,20 @@ static void answer(XSelectionRequestEvent *req) {
   if (req->target == targets_atom) {
     if (many) {
       XChangeProperty(dpy, req->requestor, property, XA_ATOM, 32, PropModeReplace, (unsigned char *)many, many_count);
+    } else if (multiple_mode()) {
+      Atom list[4] = {targets_atom, multiple_atom, utf8_atom, html_atom};
+      XChangeProperty(dpy, req->requestor, property, XA_ATOM, 32, PropModeReplace, (unsigned char *)list, 4);
     } else {
       Atom list[2] = {targets_atom, utf8_atom};
       XChangeProperty(dpy, req->requestor, property, XA_ATOM, 32, PropModeReplace, (unsigned char *)list, 2);
     }
+    notify(req, property);
+    return;
+  }
+  if (multiple_mode() && req->target == multiple_atom) { answer_multiple(req); return; }
+  if (multiple_mode() && req->target == html_atom) {
+    XChangeProperty(dpy, req->requestor, property, html_atom, 8, PropModeReplace, (unsigned char *)HTML_TEXT,
+                    (int)strlen(HTML_TEXT));
     notify(req, property);
     return;
   }
@@ -161,10 +204,12 @@ static void make_many_targets(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: hostile_owner SELECTION silent|stop-incr|wrong-type|utf8-format32|many-targets|huge-incr\n");
+    fprintf(stderr, "usage: hostile_owner SELECTION silent|stop-incr|wrong-type|utf8-format32|many-targets|huge-incr|"
+                    "multiple-refused|multiple-silent|multiple-malformed\n");
     return 2;
   }
-  const char *modes[] = {"silent", "stop-incr", "wrong-type", "utf8-format32", "many-targets", "huge-incr"};
+  const char *modes[] = {"silent",    "stop-incr",        "wrong-type",      "utf8-format32",     "many-targets",
+                         "huge-incr", "multiple-refused", "multiple-silent", "multiple-malformed"};
   int known = 0;
   for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) known |= strcmp(argv[2], modes[i]) == 0;
   if (!known) { fprintf(stderr, "hostile_owner: unknown mode %s\n", argv[2]); return 2; }
@@ -174,6 +219,8 @@ int main(int argc, char **argv) {
   targets_atom = atom("TARGETS");
   utf8_atom = atom("UTF8_STRING");
   incr_atom = atom("INCR");
+  multiple_atom = atom("MULTIPLE");
+  html_atom = atom("text/html");
   if (strcmp(mode, "many-targets") == 0) make_many_targets();
   Atom selection = atom(argv[1]);
   win = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), -10, -10, 1, 1, 0, 0, 0);

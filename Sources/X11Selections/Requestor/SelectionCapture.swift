@@ -110,12 +110,17 @@ extension X11Display {
     try await loop.read(target, of: selection, stepTimeout: stepTimeout, byteLimit: byteLimit)
   }
 
-  /// Copies what `offer` holds, target by target, within `budget` bytes in all.
+  /// Copies what `offer` holds within `budget` bytes in all: every target in one `MULTIPLE`
+  /// request when the owner converts it (``SelectionOffer/convertsMultiple``) and there are
+  /// several, else target by target.
   ///
   /// A target that does not fit in what is left of the budget gets no data (its transfer is
   /// drained, never abandoned); later, smaller targets may still fit. A timeout ends the
   /// capture: an owner that hangs on one target hangs on the rest. So does cancelling the
-  /// calling task: the transfer in progress is finished, no other target is asked for.
+  /// calling task: the transfer in progress is finished, no other target is asked for (the
+  /// members of a `MULTIPLE` request already made are all read or drained). An owner that
+  /// refuses `MULTIPLE`, does not answer it within a step or answers it with a list that is
+  /// not the one asked for is then asked target by target.
   ///
   /// - Parameters:
   ///   - offer: The owner's offer.

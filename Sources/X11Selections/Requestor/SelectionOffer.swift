@@ -69,8 +69,14 @@ public struct SelectionOffer: Sendable, Equatable {
     }
   }
 
-  /// Whether the owner converts several targets in one request.
+  /// Whether the owner lists `MULTIPLE`, several targets converted in one request.
   public var offersMultiple: Bool { advertised.contains("MULTIPLE") }
+
+  /// Whether a capture may ask the owner for several targets in one `MULTIPLE` request: it
+  /// lists `MULTIPLE`, and not as xsel 1.2.0 does. xsel lists `MULTIPLE` but exits on any
+  /// `MULTIPLE` request (it reads the request's property from an uninitialized variable and
+  /// dies of the `BadAtom`); it is the program that lists `INCR`, a type, among its targets.
+  public var convertsMultiple: Bool { offersMultiple && !advertised.contains("INCR") }
 
   /// Whether the owner marked its data as a secret, not to be kept.
   public var isConcealed: Bool { advertised.contains(Self.concealedHint) }

@@ -15,13 +15,20 @@ final class SelectionReaderService {
   /// drained: past this without a chunk, the owner has given up too.
   static let orphanGrace: Duration = .seconds(60)
 
+  /// Who hears how a read ended: the caller that asked for it, or the `MULTIPLE` request
+  /// it is a member of.
+  enum Completion {
+    case caller(Once<SelectionData>)
+    case member(PendingMultiple, index: Int)
+  }
+
   final class Pending {
     let selection: XAtom
     let target: XAtom
     let property: XAtom
     let sink: SelectionSink
     let stepTimeout: Duration
-    let once: Once<SelectionData>
+    let completion: Completion
     var read: SelectionRead
     var timer: UUID?
     var collected = Data()
@@ -29,7 +36,7 @@ final class SelectionReaderService {
 
     init(
       selection: XAtom, target: XAtom, property: XAtom, sink: SelectionSink, stepTimeout: Duration,
-      read: SelectionRead, once: Once<SelectionData>
+      read: SelectionRead, completion: Completion
     ) {
       self.selection = selection
       self.target = target
@@ -37,20 +44,25 @@ final class SelectionReaderService {
       self.sink = sink
       self.stepTimeout = stepTimeout
       self.read = read
-      self.once = once
+      self.completion = completion
     }
   }
 
   unowned let session: X11Session
-  private var pending: [XAtom: Pending] = [:]
-  private var freeProperties: [XAtom] = []
+  var pending: [XAtom: Pending] = [:]
+  /// `MULTIPLE` requests in flight, oldest first.
+  var multiples: [PendingMultiple] = []
+  var freeProperties: [XAtom] = []
   private var propertyCount = 0
+  /// How many conversions this service has asked owners for (for tests: one `MULTIPLE`
+  /// request is one).
+  private(set) var conversionCount = 0
 
   init(session: X11Session) {
     self.session = session
   }
 
-  private var connection: X11Connection { session.connection }
+  var connection: X11Connection { session.connection }
 
   /// Asks the owner of `selection` for `target`.
   ///
@@ -64,21 +76,34 @@ final class SelectionReaderService {
       once.resume(throwing: X11Error.noOwner(connection.name(selection) ?? "selection"))
       return
     }
-    let property = freeProperties.popLast() ?? {
-      propertyCount += 1
-      return connection.atom("FERRY_SELECTION_\(propertyCount)")
-    }()
+    let property = allocateProperty()
     connection.deleteProperty(of: session.window, property)
     let request = Pending(
       selection: selection, target: target, property: property, sink: sink, stepTimeout: stepTimeout,
-      read: SelectionRead(target: connection.name(target) ?? "?", budget: budget), once: once)
+      read: SelectionRead(target: connection.name(target) ?? "?", budget: budget), completion: .caller(once))
     pending[property] = request
-    connection.convertSelection(selection, target: target, property: property, requestor: session.window, time: session.serverTime())
-    connection.flush()
+    convert(selection, to: target, into: property)
     arm(request, step: "waiting for the owner of \(connection.name(selection) ?? "?") to answer \(request.read.target)")
   }
 
+  /// A property of the session's window for one reply: one used before and left clean, or a
+  /// new one.
+  func allocateProperty() -> XAtom {
+    freeProperties.popLast() ?? {
+      propertyCount += 1
+      return connection.atom("FERRY_SELECTION_\(propertyCount)")
+    }()
+  }
+
+  /// Asks the owner of `selection` to convert it to `target` into `property`.
+  func convert(_ selection: XAtom, to target: XAtom, into property: XAtom) {
+    conversionCount += 1
+    connection.convertSelection(selection, target: target, property: property, requestor: session.window, time: session.serverTime())
+    connection.flush()
+  }
+
   func handle(_ notify: X11Event.SelectionNotify) {
+    if handleMultiple(notify) { return }
     let request: Pending?
     if notify.property != .none {
       request = pending[notify.property]
@@ -86,14 +111,20 @@ final class SelectionReaderService {
       request = pending.values.first { $0.read.state == .awaitingReply && $0.selection == notify.selection && $0.target == notify.target }
     }
     guard let request, request.read.state == .awaitingReply else { return }
-    let selection = connection.name(request.selection) ?? "?"
     guard notify.property != .none else {
-      perform(request.read.replied(nil, selection: selection), for: request)
+      perform(request.read.replied(nil, selection: connection.name(request.selection) ?? "?"), for: request)
       return
     }
+    readReply(of: request)
+  }
+
+  /// Reads the owner's answer in `request`'s property: its shape first, so that a reply
+  /// past the budget is never read.
+  func readReply(of request: Pending) {
     let shape = connection.propertyShape(of: session.window, request.property).map {
       SelectionRead.PropertyShape(type: connection.name($0.type) ?? "", format: Int($0.format), byteCount: $0.byteCount)
     }
+    let selection = connection.name(request.selection) ?? "?"
     perform(request.read.replied(shape, selection: selection, missing: shape == nil), for: request)
   }
 
@@ -111,7 +142,7 @@ final class SelectionReaderService {
     case .fail(let error):
       // An owner that did not answer in time may still answer into this property later.
       finish(request, recycle: { if case .timedOut = error { false } else { true } }())
-      request.once.resume(throwing: error)
+      resolve(request, .failure(error))
     case .discardWhole(let error):
       connection.deleteProperty(of: session.window, request.property)
       fail(request, error)
@@ -143,8 +174,8 @@ final class SelectionReaderService {
       fail(request, error)
     case .failAndDrain(let error):
       request.collected = Data()
-      request.once.resume(throwing: error)
       armOrphan(request)
+      resolve(request, .failure(error))
     case .ignore:
       break
     }
@@ -175,20 +206,28 @@ final class SelectionReaderService {
   private func complete(_ request: Pending, incremental: Bool) {
     finish(request)
     if let failure = request.writeFailure {
-      request.once.resume(throwing: X11Error.malformedReply("could not write the data: \(String(cString: strerror(failure)))"))
+      resolve(request, .failure(.malformedReply("could not write the data: \(String(cString: strerror(failure)))")))
       return
     }
-    request.once.resume(
-      returning: SelectionData(
-        target: request.read.target, type: request.read.dataType ?? "",
-        format: request.read.dataFormat ?? 8, data: request.collected, byteCount: request.read.keptBytes,
-        wasIncremental: incremental))
+    let data = SelectionData(
+      target: request.read.target, type: request.read.dataType ?? "",
+      format: request.read.dataFormat ?? 8, data: request.collected, byteCount: request.read.keptBytes,
+      wasIncremental: incremental)
     request.collected = Data()
+    resolve(request, .success(data))
   }
 
   private func fail(_ request: Pending, _ error: X11Error) {
     finish(request)
-    request.once.resume(throwing: error)
+    resolve(request, .failure(error))
+  }
+
+  /// Tells whoever waits for `request` how it ended.
+  private func resolve(_ request: Pending, _ result: Result<SelectionData, X11Error>) {
+    switch request.completion {
+    case .caller(let once): once.resume(with: result.mapError { $0 as any Error })
+    case .member(let multiple, let index): memberRead(multiple, index, result)
+    }
   }
 
   /// Forgets `request`; its property is used again. Only a finished read gets here, so no
@@ -227,7 +266,13 @@ final class SelectionReaderService {
   var pendingCount: Int { pending.count }
 
   func failAll(with error: X11Error) {
-    for request in pending.values { request.once.resume(throwing: error) }
+    let requests = pending.values
+    let batches = multiples
     pending.removeAll()
+    multiples.removeAll()
+    for batch in batches { batch.once.resume(throwing: error) }
+    for request in requests {
+      if case .caller(let once) = request.completion { once.resume(throwing: error) }
+    }
   }
 }

@@ -48,38 +48,15 @@ extension X11EventLoop {
   func read(
     _ target: SelectionOffer.Target, of selection: String, stepTimeout: Duration, byteLimit: Int?
   ) async throws -> Data {
-    let reply = try await read(selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit)
+    try await data(of: try await read(selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit), for: target)
+  }
+
+  /// A reply's data for `target`'s type: compound text and (unless the type is Latin-1
+  /// itself) `STRING` decoded to UTF-8.
+  func data(of reply: SelectionData, for target: SelectionOffer.Target) async throws -> Data {
     if reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && target.type != .latin1PlainText) {
       return Data(try await decodeText(reply).utf8)
     }
     return reply.data
-  }
-
-  /// Copies `targets` of `offer` within `budget` bytes in all; see
-  /// ``X11Display/capture(_:targets:budget:stepTimeout:)``.
-  func capture(
-    _ offer: SelectionOffer, targets: [SelectionOffer.Target], budget: Int, stepTimeout: Duration
-  ) async -> SelectionCapture {
-    var entries = targets.map { SelectionCapture.Entry(target: $0) }
-    var remaining = budget
-    for index in entries.indices where remaining > 0 {
-      // A cancelled capture (its owner was replaced) asks nothing more: the next target would
-      // be asked of whoever owns the selection now.
-      if Task.isCancelled { break }
-      do {
-        let data = try await read(entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining)
-        entries[index].data = data
-        remaining -= data.count
-      } catch let error as X11Error {
-        entries[index].failure = error
-        switch error {
-        case .timedOut, .noOwner, .connectionLost: remaining = 0  // an owner that hangs on one target hangs on the rest
-        default: break
-        }
-      } catch {
-        entries[index].failure = .malformedReply("\(error)")
-      }
-    }
-    return SelectionCapture(offer: offer, entries: entries)
   }
 }

@@ -210,6 +210,34 @@ import Testing
     try await fixture.stop()
   }
 
+  /// The broker's capture and its save for an exiting application (SAVE_TARGETS) each ask a
+  /// GTK owner for all its targets in one MULTIPLE request, and get every one right.
+  @Test func captureAndSaveEachAskForEveryTargetInOneMultipleRequest() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: true)
+    let trigger = fixture.runtime.appendingPathComponent("save-now")
+    let gtk = try fixture.start(
+      try ScriptPeers.gtk(["--save-when", trigger.path, "own", "from gtk ünïcode", "UTF8_STRING", "text/html", "image/png"]))
+    defer { _ = gtk.kill() }
+    #expect(await waitForOutput(gtk, "ready"))
+    #expect(await Deadline.wait(for: .seconds(10)) {
+      (try? await fixture.run(["pbpaste", "--type", "text/html"]))?.stdoutText == "from gtk ünïcode"
+    }, "the broker captured GTK's copy")
+    let requests = { gtk.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("request ") }.map { $0.dropFirst(8) } }
+    let multiples = { requests().filter { $0 == "MULTIPLE" }.count }
+    #expect(await Deadline.wait(for: .seconds(5)) { () async -> Bool in multiples() == 1 }, "\(gtk.outputSoFar)")
+
+    try Data().write(to: trigger)
+    #expect(await waitForOutput(gtk, "lost"), "the broker saved the copy and took CLIPBOARD: \(gtk.outputSoFar)")
+    #expect(multiples() == 2, "\(gtk.outputSoFar)")
+    #expect(requests().allSatisfy { ["TARGETS", "MULTIPLE"].contains($0) }, "no target asked for on its own: \(requests())")
+    _ = gtk.kill()
+    for type in ["text/html", "image/png", "public.utf8-plain-text"] {
+      let paste = try await fixture.run(["pbpaste", "--type", type])
+      #expect(paste.stdoutText == "from gtk ünïcode", "\(type): \(paste.stderrText)")
+    }
+    try await fixture.stop()
+  }
+
   /// A reader asking while a new owner's offer is being captured gets the new copy, never
   /// the item it replaced.
   @Test func aReadDuringACaptureIsAnsweredFromTheNewOwner() async throws {

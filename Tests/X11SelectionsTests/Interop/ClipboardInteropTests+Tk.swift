@@ -39,6 +39,13 @@ extension ClipboardInteropTests {
       let string = try await display.read(clipboard, target: "STRING")
       #expect(string.data == Data(text.unicodeScalars.map { UInt8($0.value) }), "Tk sends real Latin-1")
       #expect(try await display.decodeText(string) == text)
+
+      // Tk lists MULTIPLE (and its own TK_APPLICATION, TK_WINDOW): one request captures it.
+      let offer = try await display.offer(of: clipboard)
+      #expect(offer.convertsMultiple, "\(offer.advertised)")
+      let (capture, conversions) = try await display.countedCapture(offer, budget: 1 << 20)
+      #expect(conversions == 1, "\(offer.essentialTargets.map(\.name))")
+      #expect(capture.dataByTarget["UTF8_STRING"] == Data(text.utf8), "\(capture.entries)")
     }
   }
 }

@@ -16,6 +16,16 @@ import UniformTypeIdentifiers
     #expect(offer.essentialTargets.map(\.name) == ["text/html", "UTF8_STRING"], "STRING is a conversion of the UTF-8 text")
   }
 
+  @Test(arguments: [
+    (["TIMESTAMP", "TARGETS", "MULTIPLE", "UTF8_STRING", "text/html"], true),  // GTK 3
+    (["UTF8_STRING", "TARGETS", "MULTIPLE", "TIMESTAMP", "SAVE_TARGETS"], true),  // Qt 5
+    (["TIMESTAMP", "MULTIPLE", "TARGETS", "DELETE", "INCR", "TEXT", "STRING"], false),  // xsel 1.2.0 dies of it
+    (["TARGETS", "UTF8_STRING"], false),  // xclip
+  ])
+  func multipleIsAskedOfOwnersThatListItExceptXsel(advertised: [String], converts: Bool) {
+    #expect(SelectionOffer(selection: "CLIPBOARD", advertised: advertised).convertsMultiple == converts)
+  }
+
   @Test func aHostileListIsCut() {
     let advertised = (0..<100_000).map { "BOGUS_\($0)" } + ["UTF8_STRING"]
     let offer = SelectionOffer(selection: "CLIPBOARD", advertised: advertised)

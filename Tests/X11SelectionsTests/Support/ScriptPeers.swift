@@ -3,19 +3,27 @@ import Foundation
 import Testing
 
 /// The Python peers under `Tests/Peers/`, run with the system interpreter (the one that has
-/// python3-gi and tkinter).
+/// python3-gi, PyQt5 and tkinter).
 enum ScriptPeer: String {
   case gtk = "gtk_clipboard.py"
   case tk = "tk_clipboard.py"
+  /// Owns `CLIPBOARD` or `PRIMARY` only (Qt knows no other selection).
+  case qt = "qt_clipboard.py"
 
   private static let gtkCheck = OnceOffThePool {
     try check(module: "gtk", ["import gi", "gi.require_version('Gtk', '3.0')", "from gi.repository import Gtk"])
   }
   private static let tkCheck = OnceOffThePool { try check(module: "tk", ["import tkinter"]) }
+  private static let qtCheck = OnceOffThePool { try check(module: "qt", ["from PyQt5.QtGui import QGuiApplication"]) }
 
   /// The command line that runs this peer with `arguments`.
   func command(_ arguments: [String]) async throws -> [String] {
-    let python = try await unlessUnavailable { try await (self == .gtk ? Self.gtkCheck : Self.tkCheck).value }
+    let check = switch self {
+    case .gtk: Self.gtkCheck
+    case .tk: Self.tkCheck
+    case .qt: Self.qtCheck
+    }
+    let python = try await unlessUnavailable { try await check.value }
     return [python, "-u", PeerSources.path(rawValue)] + arguments
   }
 
@@ -33,7 +41,12 @@ enum ScriptPeer: String {
     guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
     let result = try PeerProcess.run([python, "-c", statements.joined(separator: "; ")], display: nil)
     guard result.status == 0 else {
-      throw PeerUnavailable(program: module == "gtk" ? "python3-gi with GTK 3 (gir1.2-gtk-3.0)" : "python3-tk")
+      let package = switch module {
+      case "gtk": "python3-gi with GTK 3 (gir1.2-gtk-3.0)"
+      case "qt": "python3-pyqt5"
+      default: "python3-tk"
+      }
+      throw PeerUnavailable(program: package)
     }
     return python
   }
