@@ -26,11 +26,14 @@ import UniformTypeIdentifiers
     #expect(SelectionOffer(selection: "CLIPBOARD", advertised: advertised).convertsMultiple == converts)
   }
 
-  @Test func aHostileListIsCut() {
-    let advertised = (0..<100_000).map { "BOGUS_\($0)" } + ["UTF8_STRING"]
+  /// Cut at the cap, but for the well-known text targets listed after it.
+  @Test func aHostileListIsCutButItsTextKept() {
+    let advertised = (0..<100_000).map { "BOGUS_\($0)" } + ["UTF8_STRING", "BOGUS_TAIL"]
     let offer = SelectionOffer(selection: "CLIPBOARD", advertised: advertised)
-    #expect(offer.advertised.count == SelectionOffer.maximumTargets)
-    #expect(offer.targets.count <= SelectionOffer.maximumTargets)
+    #expect(offer.advertised.count == SelectionOffer.maximumTargets + 1)
+    #expect(offer.advertised.last == "UTF8_STRING")
+    #expect(offer.targets.count <= SelectionOffer.maximumTargets + 1)
+    #expect(offer.essentialTargets.contains { $0.name == "UTF8_STRING" })
   }
 
   @Test func thePasswordManagerHintConcealsAndIsNoTarget() {
