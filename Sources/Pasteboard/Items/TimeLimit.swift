@@ -4,27 +4,43 @@ import Synchronization
 enum TimeLimit {
   /// The value of `task`, or `timeoutError()` thrown once `limit` has passed. The task is
   /// not cancelled here; the caller decides.
+  ///
+  /// The timer is cancelled as soon as the value arrives: a lazy representation's limit is an
+  /// hour, and a timer left sleeping that long kept its closures (and what they hold) alive
+  /// for the hour, about 5 KB for every read of a lazy representation.
   static func value<Value: Sendable>(
     of task: Task<Value, any Error>, within limit: Duration,
     timeoutError: @escaping @Sendable () -> any Error
   ) async throws -> Value {
     let settled = Mutex(false)
+    let timer = Mutex<Task<Void, Never>?>(nil)
     return try await withCheckedThrowingContinuation { continuation in
       let resume: @Sendable (Result<Value, any Error>) -> Void = { result in
         let first = settled.withLock { done in
           defer { done = true }
           return !done
         }
-        if first { continuation.resume(with: result) }
+        guard first else { return }
+        continuation.resume(with: result)
+        // Cancelled and let go: the timer's closure holds this one, which holds the timer.
+        timer.withLock { timer in
+          timer?.cancel()
+          timer = nil
+        }
       }
       let waiter = Task {
         do { resume(.success(try await task.value)) } catch { resume(.failure(error)) }
       }
-      Task {
-        try? await Task.sleep(for: limit)
+      let sleeper = Task {
+        do { try await Task.sleep(for: limit) } catch { return }  // cancelled: the value came first
         resume(.failure(timeoutError()))
         waiter.cancel()
       }
+      let late = settled.withLock { done in
+        if !done { timer.withLock { $0 = sleeper } }
+        return done
+      }
+      if late { sleeper.cancel() }  // the value came before the timer was stored
     }
   }
 }

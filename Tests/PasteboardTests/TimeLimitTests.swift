@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Pasteboard
+
+/// A time limit costs nothing once the value is in: its timer ends with it.
+@Suite struct TimeLimitTests {
+  /// Something to watch the end of through a weak reference.
+  final class Tracker: Sendable {}
+
+  /// The soak found every read of a lazy representation (limit: an hour) leaving ~5 KB
+  /// behind: the timer slept on, holding its closures, for the hour.
+  @Test func theTimerEndsWhenTheValueArrives() async throws {
+    weak var watched: Tracker?
+    do {
+      let tracker = Tracker()
+      watched = tracker
+      let task = Task<Int, any Error> { 42 }
+      let value = try await TimeLimit.value(of: task, within: .seconds(3600)) {
+        _ = tracker  // held by the timeout's closure, as a provider's type and limit are
+        return CancellationError()
+      }
+      #expect(value == 42)
+    }
+    let released = await waitUntil(.seconds(5)) { watched == nil }
+    #expect(released, "the timer still holds its closure after the value came")
+  }
+
+  @Test func theLimitStillEndsAWaitForATaskThatNeverEnds() async throws {
+    let task = Task<Int, any Error> {
+      try await Task.sleep(for: .seconds(3600))
+      return 1
+    }
+    defer { task.cancel() }
+    await #expect(throws: CancellationError.self) {
+      try await TimeLimit.value(of: task, within: .milliseconds(50)) { CancellationError() }
+    }
+  }
+
+  private func waitUntil(_ limit: Duration, _ condition: () -> Bool) async -> Bool {
+    let end = ContinuousClock.now + limit
+    while ContinuousClock.now < end {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+}
