@@ -143,6 +143,8 @@ public final class BrokerSocketServer: Sendable {
     try configuration.location.prepareDirectory()
     try removeStaleSocket(at: configuration.location.path)
     let spool = try SpoolDirectory(parent: configuration.spoolParent)
+    // Large conversions (100 MiB of text as UTF-16) go to the spool too, on disk, not memory.
+    configuration.converters.spoolParent = spool.path
     let context = BrokerSocketContext(configuration: configuration, spool: spool)
     let listener = try await listen(context)
     configuration.logger.info(
