@@ -105,9 +105,10 @@ public enum BrokerDaemon {
       }
     }
 
-    let server = try await BrokerSocketServer.bind(
-      BrokerSocketServer.Configuration(
-        location: configuration.socket, status: state, logger: logger))
+    var serverConfiguration = BrokerSocketServer.Configuration(
+      location: configuration.socket, status: state, logger: logger)
+    serverConfiguration.trimsHeapWhenIdle = true
+    let server = try await BrokerSocketServer.bind(serverConfiguration)
     logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
     let serving = Task { try await server.serve() }
     await SignalWaiter.waitForTermination()

@@ -63,6 +63,10 @@ public final class BrokerSocketServer: Sendable {
     /// (`RLIMIT_NOFILE`) leaves room for at ``BrokerSocketServer/bind(_:)`` (see
     /// docs/PROTOCOL.md, "Too many connections").
     public var connectionLimit: Int?
+    /// Whether the server calls ``HeapRelease/trim()`` when its last connection closes, giving
+    /// back what the connections freed; the daemon sets it. Off by default: trimming is a
+    /// decision for the process, not for a library.
+    public var trimsHeapWhenIdle: Bool
 
     /// A configuration with the defaults above.
     public init(
@@ -85,6 +89,7 @@ public final class BrokerSocketServer: Sendable {
       self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton
       self.threadPool = NIOThreadPool.singleton
       self.peerUID = getuid()
+      self.trimsHeapWhenIdle = false
     }
   }
 
@@ -194,7 +199,11 @@ public final class BrokerSocketServer: Sendable {
             await BrokerSocketConnection.serve(
               accepted.channel, peer: accepted.peer, ticket: ticket, context: context)
             ticket.leave()
-            context.openConnections.subtract(1, ordering: .relaxed)
+            let left = context.openConnections.subtract(1, ordering: .relaxed).newValue
+            if left == 0, context.configuration.trimsHeapWhenIdle {
+              // On the thread pool: a trim takes a moment the next connection need not wait.
+              context.configuration.threadPool.submit { _ in HeapRelease.trim() }
+            }
           }
         }
         group.cancelAll()
