@@ -28,17 +28,7 @@ extension PasteboardPayload {
         throw PasteboardError.io("open \(url.path): \(String(cString: strerror(errno)))")
       }
       defer { close(descriptor) }
-      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-      defer { buffer.deallocate() }
-      while true {
-        let count = read(descriptor, buffer.baseAddress!, size)
-        if count == 0 { return }
-        if count < 0 {
-          if errno == EINTR { continue }
-          throw PasteboardError.io("read \(url.path): \(String(cString: strerror(errno)))")
-        }
-        try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-      }
+      try FileIO.readChunks(of: descriptor, path: url.path, size: size, body)
     }
   }
 }
