@@ -22,13 +22,6 @@ final class SelectionOwnerService {
   /// Qt waits 5 s per step; the same bound here keeps a dead requestor from holding memory.
   static let stepTimeout: Duration = .seconds(5)
 
-  /// The most one reply or INCR chunk carries: 1 MiB, as xclip sends (GTK 256 KiB, Qt about
-  /// the maximum request). Each chunk is read from the file into one buffer and lies in the
-  /// X server until the requestor takes it: at 4 MiB (BIG-REQUESTS allows 16) five readers
-  /// stalled in INCR held 20 MiB in the server and the buffer 4 MiB here, for no speed a
-  /// reader notices (100 MiB read by xselprobe, medians of 15: 0.09 s at 1 MiB, 0.11 s at 4).
-  static let chunkLimit = 1 << 20
-
   struct Ownership {
     var item: PasteboardItem
     var time: XTimestamp
@@ -221,7 +214,7 @@ final class SelectionOwnerService {
   private func write(
     _ source: ChunkSource, type: XAtom, to request: X11Event.SelectionRequest, property: XAtom
   ) {
-    let chunk = min(connection.maximumRequestBytes, Self.chunkLimit)
+    let chunk = connection.maximumRequestBytes
     let checkedFrom = connection.nextRequestSerial
     if source.count <= chunk {
       source.withBytes(0..<source.count, buffer: chunkBuffer) {
