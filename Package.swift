@@ -33,10 +33,12 @@ let package = Package(
       name: "X11Selections",
       dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads"]),
     .target(name: "FerryClient", dependencies: ["JSONText"]),
+    // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
+    .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     .target(
       name: "FerryBroker",
       dependencies: [
-        "FerryClient", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable",
+        "FerryClient", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),

@@ -112,6 +112,7 @@ public enum BrokerDaemon {
     serverConfiguration.publication = { [bindings] name, count in
       _ = await bindings[name]?.published.wait(for: count, within: SelectionBinding.publicationTimeout)
     }
+    serverConfiguration.trimsHeapWhenIdle = true
     let server = try await BrokerSocketServer.bind(serverConfiguration)
     logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
     let serving = Task { try await server.serve() }

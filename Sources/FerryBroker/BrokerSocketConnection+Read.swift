@@ -73,9 +73,9 @@ extension BrokerSocketConnection {
     }
   }
 
-  /// The file a client may copy itself: a file of this broker's spool (written whole before
-  /// the item was made, never changed, private to this user). Other files — a converter's,
-  /// one a Transferable names — are streamed.
+  /// The file a client may copy itself: a file of this broker's spool (a copy written through
+  /// the socket, or a large conversion; each written whole before it is served, never
+  /// changed, private to this user). Other files — one a Transferable names — are streamed.
   func spooledFile(_ payload: PasteboardPayload) -> FileReference? {
     guard case .file(let url) = payload else { return nil }
     let path = url.path

@@ -67,6 +67,10 @@ public final class BrokerSocketServer: Sendable {
     /// (`RLIMIT_NOFILE`) leaves room for at ``BrokerSocketServer/bind(_:)`` (see
     /// docs/PROTOCOL.md, "Too many connections").
     public var connectionLimit: Int?
+    /// Whether the server calls ``HeapRelease/trim()`` when its last connection closes, giving
+    /// back what the connections freed; the daemon sets it. Off by default: trimming is a
+    /// decision for the process, not for a library.
+    public var trimsHeapWhenIdle: Bool
 
     /// A configuration with the defaults above.
     public init(
@@ -90,6 +94,7 @@ public final class BrokerSocketServer: Sendable {
       self.threadPool = NIOThreadPool.singleton
       self.peerUID = getuid()
       self.publication = { _, _ in }
+      self.trimsHeapWhenIdle = false
     }
   }
 
@@ -148,6 +153,8 @@ public final class BrokerSocketServer: Sendable {
     try configuration.location.prepareDirectory()
     try removeStaleSocket(at: configuration.location.path)
     let spool = try SpoolDirectory(parent: configuration.spoolParent)
+    // Large conversions (100 MiB of text as UTF-16) go to the spool too, on disk, not memory.
+    configuration.converters.spoolParent = spool.path
     let context = BrokerSocketContext(configuration: configuration, spool: spool)
     let listener = try await listen(context)
     configuration.logger.info(
@@ -197,7 +204,11 @@ public final class BrokerSocketServer: Sendable {
             await BrokerSocketConnection.serve(
               accepted.channel, peer: accepted.peer, ticket: ticket, context: context)
             ticket.leave()
-            context.openConnections.subtract(1, ordering: .relaxed)
+            let left = context.openConnections.subtract(1, ordering: .relaxed).newValue
+            if left == 0, context.configuration.trimsHeapWhenIdle {
+              // On the thread pool: a trim takes a moment the next connection need not wait.
+              context.configuration.threadPool.submit { _ in HeapRelease.trim() }
+            }
           }
         }
         group.cancelAll()

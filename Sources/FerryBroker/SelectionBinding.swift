@@ -151,14 +151,13 @@ final class SelectionBinding: Sendable {
   /// The copy is the one the pasteboard already holds, so its change count stays.
   private func takeOverIfOwnerless() async {
     await capturing.withLock { $0 }?.value
-    guard let copy = mirror.withLock({ $0 }), !copy.capture.captured.isEmpty,
-      (try? await display.owner(of: selection)) == XWindow.none
-    else { return }
+    guard let copy = mirror.withLock({ $0 }), !copy.capture.captured.isEmpty else { return }
     let item = copy.capture.item
     do {
-      try await display.own(selection, item: item)
+      // Never from a new owner, even one that takes the selection as the broker looks.
+      try await display.own(selection, item: item, onlyIfUnowned: true)
     } catch {
-      logger.warning("could not take over \(selection): \(error)")
+      logger.debug("not taking over \(selection): \(error)")
       return
     }
     let kept = mirror.withLock { mirror -> Bool in

@@ -140,6 +140,15 @@ public struct FrameDecoder: Sendable {
     }
   }
 
+  /// Frees the storage when no byte is buffered, so that a connection waiting between frames
+  /// holds no buffer; the next bytes allocate it again.
+  public mutating func releaseStorageIfEmpty() {
+    guard start == end, !storage.isEmpty else { return }
+    storage = []
+    start = 0
+    end = 0
+  }
+
   /// Enters the failed state for good.
   private mutating func fail(_ error: FrameError) throws(FrameError) -> Never {
     state = .failed(error)

@@ -66,15 +66,17 @@ public final class X11Display: Sendable {
   /// - Parameters:
   ///   - selection: `CLIPBOARD`, `PRIMARY`, or any selection name.
   ///   - item: What to serve.
+  ///   - onlyIfUnowned: Take it only if nobody owns it, and never from an owner that takes it
+  ///     meanwhile (a clipboard manager taking over the copy of an owner that went).
   ///   - onLost: Called once when another client takes the selection.
   /// - Returns: The ownership time.
-  /// - Throws: ``X11Error/ownershipRefused(_:)``.
+  /// - Throws: ``X11Error/ownershipRefused(_:)``, also when `onlyIfUnowned` and it is owned.
   @discardableResult
   public func own(
-    _ selection: String, item: PasteboardItem, onLost: @escaping @Sendable () -> Void = {}
+    _ selection: String, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void = {}
   ) async throws -> XTimestamp {
     try await loop.perform { session in
-      try session.owner.own(session.connection.atom(selection), item: item, onLost: onLost)
+      try session.owner.own(session.connection.atom(selection), item: item, onlyIfUnowned: onlyIfUnowned, onLost: onLost)
     }
   }
 

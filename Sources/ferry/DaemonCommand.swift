@@ -29,6 +29,8 @@ extension Ferry {
     func run() throws { var copy = self; try copy.runBlocking() }
 
     mutating func runBlocking() throws {
+      // Before any thread starts: large blocks freed are given back (docs/PERFORMANCE.md).
+      HeapRelease.configure()
       let level: Logger.Level = verbose ? .debug : .info
       LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)

@@ -12,6 +12,7 @@ public final class ConverterRegistry: Sendable {
   public static let shared = ConverterRegistry()
 
   private let registered = Mutex<(generation: Int, converters: [any PasteboardConverter])>((0, []))
+  private let spoolDirectory = Mutex<String?>(nil)
 
   /// The converters every registry starts with: text encodings, then file lists.
   public static let builtIn: [any PasteboardConverter] = [
@@ -20,6 +21,14 @@ public final class ConverterRegistry: Sendable {
 
   /// Creates a registry holding the built-in converters.
   public init() {}
+
+  /// The directory under which items write conversions too large to keep in memory (a
+  /// directory per item, removed with it); the temporary directory when `nil`. The broker sets
+  /// its spool, on a disk rather than a RAM-backed `/tmp`.
+  public var spoolParent: String? {
+    get { spoolDirectory.withLock { $0 } }
+    set { spoolDirectory.withLock { $0 = newValue } }
+  }
 
   /// Every converter, built-in ones first.
   public var converters: [any PasteboardConverter] { snapshot.converters }

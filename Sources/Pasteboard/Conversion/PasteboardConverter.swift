@@ -31,4 +31,21 @@ public protocol PasteboardConverter: Sendable {
   ///   ``PasteboardError/conversionFailed(from:to:reason:)``.
   func convert(_ payload: PasteboardPayload, from source: UTType, to target: UTType)
     async throws -> PasteboardPayload
+
+  /// Converts `payload` as ``convert(_:from:to:)`` does, writing an output too large for memory
+  /// into a file of `spool` (the item's, removed with it). The default ignores the spool.
+  ///
+  /// - Throws: Any error, as ``convert(_:from:to:)``.
+  func convert(
+    _ payload: PasteboardPayload, from source: UTType, to target: UTType, spool: ConversionSpool
+  ) async throws -> PasteboardPayload
+}
+
+extension PasteboardConverter {
+  /// Converts in memory, as ``convert(_:from:to:)``.
+  public func convert(
+    _ payload: PasteboardPayload, from source: UTType, to target: UTType, spool: ConversionSpool
+  ) async throws -> PasteboardPayload {
+    try await convert(payload, from: source, to: target)
+  }
 }

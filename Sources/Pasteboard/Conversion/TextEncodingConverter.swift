@@ -1,12 +1,22 @@
 import FoundationEssentials
 import UniformTypeIdentifiers
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Converts text between UTF-8, Latin-1 (X11 `STRING`) and UTF-16.
 ///
 /// UTF-8 text becomes Latin-1 only when every character fits: text Latin-1 cannot hold is
 /// refused, never mangled into `?`. UTF-16 is written little-endian; the external form starts
 /// with a byte-order mark, and either form is read with or without one. Plain text of no
 /// declared encoding is read as UTF-8 when it is valid UTF-8 and as Latin-1 otherwise.
+///
+/// Text is converted a chunk at a time (``TextTranscoder``): a large text, or one in a file,
+/// is converted into a file of the item's spool, so a 100 MiB text served as UTF-16 costs
+/// its readers a chunk of memory each, not 200 MiB.
 ///
 /// ```swift
 /// TextEncodingConverter().outputs(from: .utf8PlainText)
@@ -25,84 +35,76 @@ public struct TextEncodingConverter: PasteboardConverter {
     }
   }
 
-  /// Re-encodes the text.
+  /// The largest input converted in memory; a larger one, or a file, is converted a chunk at a
+  /// time into a file of the item's spool when there is one.
+  public static let inMemoryLimit = 1 << 20
+
+  /// Re-encodes the text in memory.
   ///
   /// - Throws: ``TextEncodingError`` when the text is not valid in its encoding or does not fit
   ///   the target's.
   public func convert(_ payload: PasteboardPayload, from source: UTType, to target: UTType)
     async throws -> PasteboardPayload
   {
-    let text = try Self.decode(payload.data(), as: source)
+    try Self.convert(payload, from: source, to: target, spool: nil)
+  }
+
+  /// Re-encodes the text a chunk at a time: into memory when the input is small and in memory,
+  /// else into a file of `spool`, so that no reader holds the whole text or its conversion.
+  ///
+  /// - Throws: ``TextEncodingError``, or ``PasteboardError/io(_:)`` when a file cannot be read
+  ///   or written.
+  public func convert(
+    _ payload: PasteboardPayload, from source: UTType, to target: UTType, spool: ConversionSpool
+  ) async throws -> PasteboardPayload {
+    try Self.convert(payload, from: source, to: target, spool: spool)
+  }
+
+  static func convert(
+    _ payload: PasteboardPayload, from source: UTType, to target: UTType, spool: ConversionSpool?
+  ) throws -> PasteboardPayload {
+    let output: TextTranscoder.Output
     switch target {
-    case .utf8PlainText: return .data(Data(text.utf8))
-    case .latin1PlainText: return .data(try Self.latin1(text))
-    case .utf16PlainText: return .data(Self.utf16(text, byteOrderMark: false))
-    case .utf16ExternalPlainText: return .data(Self.utf16(text, byteOrderMark: true))
+    case .utf8PlainText: output = .utf8
+    case .latin1PlainText: output = .latin1
+    case .utf16PlainText: output = .utf16LittleEndian(byteOrderMark: false)
+    case .utf16ExternalPlainText: output = .utf16LittleEndian(byteOrderMark: true)
     default: throw TextEncodingError.unsupported(target)
     }
-  }
-
-  static func decode(_ data: Data, as source: UTType) throws -> String {
+    let input: TextTranscoder.Input
     switch source {
-    case .utf8PlainText:
-      guard let text = String(validating: data, as: UTF8.self) else {
-        throw TextEncodingError.invalid("UTF-8")
+    case .utf8PlainText: input = .utf8
+    case .latin1PlainText: input = .latin1
+    case .plainText: input = try TextProfile(utf8: payload).isValidUTF8 ? .utf8 : .latin1
+    default: input = .utf16
+    }
+    // Plain text that is valid UTF-8 already is its UTF-8 form.
+    if input == .utf8, output == .utf8 { return payload }
+    var transcoder = TextTranscoder(from: input, to: output)
+    defer { transcoder.release() }
+    if let spool, !Self.fitsInMemory(payload) {
+      let (url, descriptor) = try spool.makeFile()
+      defer { close(descriptor) }
+      let write: (UnsafeRawBufferPointer) throws -> Void = { try FileIO.writeAll($0, to: descriptor) }
+      do {
+        try payload.forEachChunk { try transcoder.feed($0, write) }
+        try transcoder.finish(write)
+      } catch {
+        unlink(url.path)
+        throw error
       }
-      return text
-    case .latin1PlainText:
-      return String(decoding: data.map { UInt16($0) }, as: UTF16.self)
-    case .plainText:
-      return String(validating: data, as: UTF8.self)
-        ?? String(decoding: data.map { UInt16($0) }, as: UTF16.self)
-    default:
-      return try utf16Text(data)
+      return .file(url)
     }
-  }
-
-  /// Latin-1 bytes of `text`, or an error naming the first character that does not fit.
-  static func latin1(_ text: String) throws -> Data {
     var bytes = Data()
-    bytes.reserveCapacity(text.utf8.count)
-    for (offset, scalar) in text.unicodeScalars.enumerated() {
-      guard scalar.value <= 0xFF else {
-        throw TextEncodingError.notLatin1(scalar: scalar, offset: offset)
-      }
-      bytes.append(UInt8(scalar.value))
-    }
-    return bytes
+    let append: (UnsafeRawBufferPointer) -> Void = { bytes.append(contentsOf: $0) }
+    try payload.forEachChunk { try transcoder.feed($0, append) }
+    try transcoder.finish(append)
+    return .data(bytes)
   }
 
-  static func utf16(_ text: String, byteOrderMark: Bool) -> Data {
-    var bytes = Data()
-    bytes.reserveCapacity(text.utf16.count * 2 + 2)
-    if byteOrderMark { bytes.append(contentsOf: [0xFF, 0xFE]) }
-    for unit in text.utf16 {
-      bytes.append(UInt8(unit & 0xFF))
-      bytes.append(UInt8(unit >> 8))
-    }
-    return bytes
-  }
-
-  static func utf16Text(_ data: Data) throws -> String {
-    guard data.count % 2 == 0 else { throw TextEncodingError.invalid("UTF-16") }
-    var bytes = [UInt8](data)
-    var bigEndian = false
-    if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF {
-      bigEndian = true
-      bytes.removeFirst(2)
-    } else if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE {
-      bytes.removeFirst(2)
-    }
-    var units: [UInt16] = []
-    units.reserveCapacity(bytes.count / 2)
-    for index in stride(from: 0, to: bytes.count, by: 2) {
-      let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
-      units.append(bigEndian ? first << 8 | second : second << 8 | first)
-    }
-    guard let text = String(validating: units, as: UTF16.self) else {
-      throw TextEncodingError.invalid("UTF-16")
-    }
-    return text
+  private static func fitsInMemory(_ payload: PasteboardPayload) -> Bool {
+    if case .data(let data) = payload { return data.count <= inMemoryLimit }
+    return false
   }
 }
 

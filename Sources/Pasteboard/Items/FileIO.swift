@@ -42,16 +42,24 @@ enum FileIO {
         throw PasteboardError.io("sendfile: \(String(cString: strerror(errno)))")
       }
     }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+    try readChunks(of: source, path: path) { try writeAll($0, to: descriptor) }
+  }
+
+  /// Reads `descriptor` (open on `path`, named in errors) to its end into one buffer of `size`
+  /// bytes, calling `body` with each chunk read.
+  static func readChunks(
+    of descriptor: Int32, path: String, size: Int = chunkSize, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let count = read(source, buffer.baseAddress!, chunkSize)
+      let count = read(descriptor, buffer.baseAddress!, size)
       if count == 0 { return }
       if count < 0 {
         if errno == EINTR { continue }
         throw PasteboardError.io("read \(path): \(String(cString: strerror(errno)))")
       }
-      try writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: descriptor)
+      try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     }
   }
 

@@ -7,7 +7,8 @@ import UniformTypeIdentifiers
 /// A reader gets the first representation that serves the type it asks for — the stored one
 /// of exactly that type, else one that conforms to it, else a conversion — so order is
 /// preference. Representations are produced on request, at most once per type, and kept;
-/// conversions are kept too.
+/// conversions are kept too — a large one in a file of the item's spool, removed with the
+/// item, not in memory.
 ///
 /// ```swift
 /// let item = PasteboardItem(representations: [
@@ -31,6 +32,9 @@ public final class PasteboardItem: Sendable {
 
   private let plan = Mutex<(generation: Int, plan: ConversionPlan)?>(nil)
   private let produced = Mutex<[UTType: Task<PasteboardPayload, any Error>]>([:])
+  /// Where conversions too large for memory go; none for a concealed item, which never
+  /// touches the disk.
+  private let spool: Spool?
 
   /// Makes an item.
   ///
@@ -49,6 +53,7 @@ public final class PasteboardItem: Sendable {
     self.options = options.union(Options(markedBy: self.representations))
     self.expirationDate = expirationDate
     self.converters = converters
+    spool = self.options.contains(.concealed) ? nil : Spool(parent: converters.spoolParent)
   }
 
   /// Whether the expiration date has passed.
@@ -159,7 +164,12 @@ public final class PasteboardItem: Sendable {
       representation.type, route: ConversionPlan.Route(storedIndex: route.storedIndex, steps: []))
     for step in route.steps {
       do {
-        payload = try await step.converter.convert(payload, from: step.source, to: step.target)
+        if let spool {
+          payload = try await step.converter.convert(
+            payload, from: step.source, to: step.target, spool: ConversionSpool(spool: spool))
+        } else {
+          payload = try await step.converter.convert(payload, from: step.source, to: step.target)
+        }
       } catch let error as PasteboardError {
         throw error
       } catch {

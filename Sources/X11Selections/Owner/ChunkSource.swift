@@ -32,28 +32,53 @@ enum ChunkSource {
     }
   }
 
-  /// Calls `body` with the bytes in `range`.
-  func withBytes(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> Void) {
+  /// Calls `body` with the bytes in `range`: in place for data, read into `buffer` for a file.
+  func withBytes(_ range: Range<Int>, buffer: ChunkBuffer, _ body: (UnsafeRawBufferPointer) -> Void) {
     switch self {
     case .data(let data):
       data.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     case .file(let descriptor, _):
-      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 16)
-      defer { buffer.deallocate() }
+      let storage = buffer.bytes(range.count)
       var filled = 0
       while filled < range.count {
-        let got = pread(descriptor, buffer.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
+        let got = pread(descriptor, storage.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
         if got <= 0 {
           if got < 0 && errno == EINTR { continue }
           break
         }
         filled += got
       }
-      body(UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+      body(UnsafeRawBufferPointer(rebasing: storage[..<filled]))
     }
   }
 
   func close() {
     if case .file(let descriptor, _) = self { Glibc.close(descriptor) }
   }
+}
+
+/// The one buffer the owner reads file chunks into on the X thread: reused from chunk to
+/// chunk and transfer to transfer (Xlib has sent a chunk's bytes by the time
+/// `XChangeProperty` returns), and freed when no transfer is left, so that an owner serving
+/// nothing holds nothing. A buffer per chunk cost a mapping and its page faults each time, or,
+/// once glibc had raised its mmap threshold, a block that stayed in the heap when freed.
+final class ChunkBuffer {
+  private var storage: UnsafeMutableRawBufferPointer?
+
+  /// At least `count` bytes, valid until the next call or ``release()``.
+  func bytes(_ count: Int) -> UnsafeMutableRawBufferPointer {
+    if let storage, storage.count >= count { return storage }
+    storage?.deallocate()
+    let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+    storage = fresh
+    return fresh
+  }
+
+  /// Frees the buffer.
+  func release() {
+    storage?.deallocate()
+    storage = nil
+  }
+
+  deinit { release() }
 }

@@ -35,7 +35,8 @@ extension SelectionOwnerService {
       var results: [(Int, Data, String)?] = []
       for (index, name) in names.enumerated() {
         guard let name, let entry = table.entry(named: name), case .type(let type) = entry.source,
-          let data = try? await item.data(for: type), data.count <= limit
+          let payload = try? await item.payload(for: type), payload.byteCount <= limit,
+          let data = try? payload.data()
         else {
           results.append(nil)
           continue

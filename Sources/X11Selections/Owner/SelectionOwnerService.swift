@@ -52,6 +52,8 @@ final class SelectionOwnerService {
   private var atoms: Atoms { session.connection.atoms }
   private(set) var ownerships: [XAtom: Ownership] = [:]
   private var transfers: [TransferKey: Transfer] = [:]
+  /// Where file chunks are read; freed whenever no transfer is left.
+  private let chunkBuffer = ChunkBuffer()
 
   init(session: X11Session) {
     self.session = session
@@ -61,9 +63,20 @@ final class SelectionOwnerService {
 
   /// Takes `selection` with a real server time and serves `item` on it.
   ///
-  /// - Throws: ``X11Error/ownershipRefused(_:)`` when the server did not make us the owner.
-  func own(_ selection: XAtom, item: PasteboardItem, onLost: @escaping @Sendable () -> Void) throws -> XTimestamp {
+  /// With `onlyIfUnowned`, the selection is taken only if nobody owns it, and never from an
+  /// owner that takes it meanwhile: the time is read before the owner is looked at, so an
+  /// owner that comes after the look has set a later time, and the server ignores ours
+  /// (ICCCM §2.1).
+  ///
+  /// - Throws: ``X11Error/ownershipRefused(_:)`` when the server did not make us the owner,
+  ///   or when `onlyIfUnowned` and somebody owns it.
+  func own(
+    _ selection: XAtom, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void
+  ) throws -> XTimestamp {
     let time = session.serverTime()
+    if onlyIfUnowned, connection.selectionOwner(selection) != .none {
+      throw X11Error.ownershipRefused(connection.name(selection) ?? "selection")
+    }
     connection.setSelectionOwner(selection, session.window, time: time)
     guard connection.selectionOwner(selection) == session.window else {
       throw X11Error.ownershipRefused(connection.name(selection) ?? "selection")
@@ -92,6 +105,7 @@ final class SelectionOwnerService {
     ownerships.removeAll()
     for transfer in transfers.values { transfer.source.close() }
     transfers.removeAll()
+    chunkBuffer.release()
   }
 
   // MARK: Requests
@@ -214,8 +228,11 @@ final class SelectionOwnerService {
     let chunk = connection.maximumRequestBytes
     let checkedFrom = connection.nextRequestSerial
     if source.count <= chunk {
-      source.withBytes(0..<source.count) { connection.setProperty(of: request.requestor, property, type: type, bytes: $0) }
+      source.withBytes(0..<source.count, buffer: chunkBuffer) {
+        connection.setProperty(of: request.requestor, property, type: type, bytes: $0)
+      }
       source.close()
+      if transfers.isEmpty { chunkBuffer.release() }
       if failed(connection.sync(), since: checkedFrom) {
         refuse(request)  // The requestor went away or the server refused; it costs only this request.
         return
@@ -248,7 +265,7 @@ final class SelectionOwnerService {
     guard let transfer = transfers[key] else { return }
     switch transfer.send.propertyDeleted() {
     case .writeChunk(let range):
-      transfer.source.withBytes(range) {
+      transfer.source.withBytes(range, buffer: chunkBuffer) {
         connection.setProperty(of: window, property, type: transfer.type, bytes: $0)
       }
       connection.flush()
@@ -282,6 +299,7 @@ final class SelectionOwnerService {
     guard let transfer = transfers.removeValue(forKey: key) else { return }
     session.cancelTimer(transfer.timer)
     transfer.source.close()
+    if transfers.isEmpty { chunkBuffer.release() }
     // Our own window (a read of our own selection) keeps the mask the reader needs.
     if key.requestor != session.window, !transfers.keys.contains(where: { $0.requestor == key.requestor }) {
       connection.selectInput(key.requestor, mask: 0)

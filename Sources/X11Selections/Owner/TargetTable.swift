@@ -41,15 +41,25 @@ struct TargetTable: Sendable {
   /// The targets of `item`, checking the conversions that may fail.
   static func make(for item: PasteboardItem) async -> TargetTable {
     var table = TargetTable(types: item.types)
-    if table.entries.contains(where: { $0.source == .type(.latin1PlainText) }) {
-      let fits = (try? await item.payload(for: .latin1PlainText)) != nil
-      if !fits { table.entries.removeAll { $0.source == .type(.latin1PlainText) } }
+    let offersLatin1 = table.entries.contains { $0.source == .type(.latin1PlainText) }
+    let plainIndex = table.entries.firstIndex { $0.name == "text/plain" && $0.source == .type(.utf8PlainText) }
+    // Both checks read the UTF-8 text once, a chunk at a time: converting a 100 MiB text to
+    // Latin-1 to see whether it fits cost its size in memory for as long as the item lived.
+    var profile: TextProfile?
+    if plainIndex != nil || (offersLatin1 && !item.storedTypes.contains(.latin1PlainText)) {
+      profile = (try? await item.payload(for: .utf8PlainText)).flatMap { try? TextProfile(utf8: $0) }
     }
     // `text/plain` without a charset is ASCII or Latin-1 by MIME rules, and GTK decodes it as
     // Latin-1: UTF-8 goes out under that name only when it is ASCII.
-    if let index = table.entries.firstIndex(where: { $0.name == "text/plain" && $0.source == .type(.utf8PlainText) }) {
-      let ascii = (try? await item.data(for: .utf8PlainText))?.allSatisfy { $0 < 0x80 } ?? false
-      if !ascii { table.entries.remove(at: index) }
+    if let plainIndex, profile?.isASCII != true { table.entries.remove(at: plainIndex) }
+    if offersLatin1, !item.storedTypes.contains(.latin1PlainText) {
+      let fits: Bool
+      if let profile {
+        fits = profile.fitsLatin1
+      } else {
+        fits = (try? await item.payload(for: .latin1PlainText)) != nil  // reached some other way
+      }
+      if !fits { table.entries.removeAll { $0.source == .type(.latin1PlainText) } }
     }
     // A concealed item tells X clipboard managers (Klipper, CopyQ) to keep it out of history,
     // in KDE's words, even when nobody stored the hint.

@@ -35,16 +35,6 @@ import Testing
     }
   }
 
-  /// Bytes of `count` in a file under the fixture's runtime directory.
-  private func payload(_ fixture: BrokerFixture, mebibytes count: Int) throws -> URL {
-    let file = fixture.runtime.appendingPathComponent("payload-\(count)")
-    let line = Data("0123456789abcdefghijklmnopqrstuvwxyz ferry capture test line\n".utf8)
-    var data = Data(capacity: count << 20)
-    while data.count < count << 20 { data.append(line) }
-    try data.prefix(count << 20).write(to: file)
-    return file
-  }
-
   /// The size a separate `xclip -o` reads from `selection`, or -1.
   private func pastedSize(_ fixture: BrokerFixture, _ selection: String) async throws -> Int {
     let result = try await fixture.run(["sh", "-c", "xclip -o -selection \(selection) | wc -c"], timeout: .seconds(90))
@@ -61,7 +51,7 @@ import Testing
   ])
   func aLargeCopyStaysPasteableWhileTheBrokerRuns(owner: Owner, selection: String, mebibytes: Int) async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
-    let file = try payload(fixture, mebibytes: mebibytes)
+    let file = try fixture.textFile(mebibytes: mebibytes)
     let peer = try fixture.start(try owner.command(selection, file: file))
     defer { _ = peer.kill() }
     let ready = await Deadline.wait(for: .seconds(30)) {

@@ -78,6 +78,16 @@ final class BrokerFixture: @unchecked Sendable {
     }
   }
 
+  /// `count` MiB of ASCII text lines in a file under the runtime directory.
+  func textFile(mebibytes count: Int) throws -> URL {
+    let file = runtime.appendingPathComponent("text-\(count)")
+    let line = Data("0123456789abcdefghijklmnopqrstuvwxyz ferry interop test line\n".utf8)
+    var data = Data(capacity: count << 20)
+    while data.count < count << 20 { data.append(line) }
+    try data.prefix(count << 20).write(to: file)
+    return file
+  }
+
   /// Starts a program and leaves it running.
   func start(_ arguments: [String], input: Data? = nil) throws -> PeerProcess {
     var command = arguments
