@@ -98,7 +98,10 @@ let package = Package(
     .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),
     .testTarget(
       name: "PasteboardTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture", "DetachedThreads"]
+      dependencies: [
+        "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture", "DetachedThreads",
+        "FerryTestSupport",
+      ]
     ),
     .testTarget(
       name: "X11SelectionsTests",

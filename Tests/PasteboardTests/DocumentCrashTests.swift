@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -262,7 +263,7 @@ final class FixtureProcess: Sendable {
         output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
       }
     }
-    try process.run()
+    try process.runWithDefaultSignals()  // ended with the test process however it ends
   }
 
   var pid: Int32 { process.processIdentifier }
