@@ -21,17 +21,7 @@ import UniformTypeIdentifiers
   static let returnsAsTextPlain = Array("a\r\nb\r\n\rc\r\n\r\nd".utf8)
 
   func escape(_ text: String, _ form: EscapedTextForm, chunk size: Int) throws -> [UInt8] {
-    let bytes = Array(text.utf8)
-    var transcoder = TextTranscoder(from: .utf8, to: .escaped(form))
-    var result: [UInt8] = []
-    var start = 0
-    while start < bytes.count {
-      let end = min(start + size, bytes.count)
-      try bytes[start..<end].withUnsafeBytes { try transcoder.feed($0) { result.append(contentsOf: $0) } }
-      start = end
-    }
-    try transcoder.finish { result.append(contentsOf: $0) }
-    return result
+    try transcodeInChunks(Array(text.utf8), .utf8, .escaped(form), chunk: size)
   }
 
   @Test(arguments: [1, 2, 3, 5, 1 << 16])
