@@ -11,16 +11,7 @@ import UniformTypeIdentifiers
 
   /// Runs `bytes` through a transcoder in chunks of `size`.
   func transcode(_ bytes: [UInt8], _ input: TextTranscoder.Input, _ output: TextTranscoder.Output, chunk size: Int) throws -> [UInt8] {
-    var transcoder = TextTranscoder(from: input, to: output)
-    var result: [UInt8] = []
-    var start = 0
-    while start < bytes.count {
-      let end = min(start + size, bytes.count)
-      try bytes[start..<end].withUnsafeBytes { try transcoder.feed($0) { result.append(contentsOf: $0) } }
-      start = end
-    }
-    try transcoder.finish { result.append(contentsOf: $0) }
-    return result
+    try transcodeInChunks(bytes, input, output, chunk: size)
   }
 
   func utf16LittleEndian(_ text: String) -> [UInt8] {
@@ -111,4 +102,20 @@ import UniformTypeIdentifiers
     }
     #expect(bytes == Data(utf16LittleEndian(text)))
   }
+}
+
+/// Runs `bytes` through a ``TextTranscoder`` in chunks of `size`, as a file is read.
+func transcodeInChunks(
+  _ bytes: [UInt8], _ input: TextTranscoder.Input, _ output: TextTranscoder.Output, chunk size: Int
+) throws -> [UInt8] {
+  var transcoder = TextTranscoder(from: input, to: output)
+  var result: [UInt8] = []
+  var start = 0
+  while start < bytes.count {
+    let end = min(start + size, bytes.count)
+    try bytes[start..<end].withUnsafeBytes { try transcoder.feed($0) { result.append(contentsOf: $0) } }
+    start = end
+  }
+  try transcoder.finish { result.append(contentsOf: $0) }
+  return result
 }

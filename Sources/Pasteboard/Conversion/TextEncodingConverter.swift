@@ -10,7 +10,9 @@ import UniformTypeIdentifiers
 /// Converts text between UTF-8, Latin-1 (X11 `STRING`) and UTF-16.
 ///
 /// UTF-8 text becomes Latin-1 only when every character fits: text Latin-1 cannot hold is
-/// refused, never mangled into `?`. UTF-16 is written little-endian; the external form starts
+/// refused, never mangled into `?` — this strict form is for callers that ask for Latin-1
+/// by name. X readers of `STRING` and `text/plain` get GTK's lenient form instead
+/// (``escapedText(_:as:spool:)``). UTF-16 is written little-endian; the external form starts
 /// with a byte-order mark, and either form is read with or without one. Plain text of no
 /// declared encoding is read as UTF-8 when it is valid UTF-8 and as Latin-1 otherwise.
 ///
@@ -80,7 +82,26 @@ public struct TextEncodingConverter: PasteboardConverter {
     }
     // Plain text that is valid UTF-8 already is its UTF-8 form.
     if input == .utf8, output == .utf8 { return payload }
-    var transcoder = TextTranscoder(from: input, to: output)
+    return try transcode(payload, TextTranscoder(from: input, to: output), spool: spool)
+  }
+
+  /// Writes UTF-8 text in GTK's lenient `form` of a legacy X target, a chunk at a time like
+  /// the other conversions. Never refuses a valid text.
+  ///
+  /// - Throws: ``TextEncodingError/invalid(_:)`` when the text is not valid UTF-8, or
+  ///   ``PasteboardError/io(_:)`` when a file cannot be read or written.
+  public static func escapedText(
+    _ utf8: PasteboardPayload, as form: EscapedTextForm, spool: ConversionSpool?
+  ) throws -> PasteboardPayload {
+    try transcode(utf8, TextTranscoder(from: .utf8, to: .escaped(form)), spool: spool)
+  }
+
+  /// Runs `transcoder` over `payload`: into memory when the input is small and in memory,
+  /// else into a file of `spool`.
+  private static func transcode(
+    _ payload: PasteboardPayload, _ transcoder: TextTranscoder, spool: ConversionSpool?
+  ) throws -> PasteboardPayload {
+    var transcoder = transcoder
     defer { transcoder.release() }
     if let spool, !Self.fitsInMemory(payload) {
       let (url, descriptor) = try spool.makeFile()

@@ -1,10 +1,10 @@
 /// What a UTF-8 text holds, found in one pass that reads it a chunk at a time: whether it is
-/// valid, ASCII, or fits Latin-1 — the questions an X owner asks before offering `STRING` or
-/// `text/plain`, answered without converting the text.
+/// valid, ASCII, or fits Latin-1 — answered without converting the text (plain text of no
+/// declared encoding is read as UTF-8 only when it is valid UTF-8).
 ///
 /// ```swift
 /// let profile = try TextProfile(utf8: try await item.payload(for: .utf8PlainText))
-/// profile.fitsLatin1   // STRING can be offered
+/// profile.fitsLatin1   // the strict Latin-1 conversion will succeed
 /// ```
 public struct TextProfile: Sendable, Equatable {
   /// Whether the bytes are valid UTF-8.

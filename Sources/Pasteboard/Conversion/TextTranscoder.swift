@@ -27,6 +27,8 @@ struct TextTranscoder {
     case latin1
     /// UTF-16 little-endian, after a byte-order mark when asked.
     case utf16LittleEndian(byteOrderMark: Bool)
+    /// GTK's lenient form of a legacy X target (see ``EscapedTextForm``): never fails.
+    case escaped(EscapedTextForm)
     /// Nothing: the text is only checked (see ``TextProfile``).
     case none
   }
@@ -47,6 +49,9 @@ struct TextTranscoder {
   /// The largest scalar seen: below 0x80 the text is ASCII, up to 0xFF it fits Latin-1.
   private(set) var largestScalar: UInt32 = 0
   private var buffer: UnsafeMutableRawBufferPointer?
+  /// Whether the last character was a carriage return that the escaped output's line-break
+  /// rules still have to finish.
+  private var afterCarriageReturn = false
 
   init(from input: Input, to output: Output) {
     self.input = input
@@ -89,6 +94,9 @@ struct TextTranscoder {
     guard pending.isEmpty, highSurrogate == nil else {
       throw TextEncodingError.invalid(input == .utf8 ? "UTF-8" : "UTF-16")
     }
+    if afterCarriageReturn, output == .escaped(.asciiCRLF) {
+      try [UInt8]([0x0A]).withUnsafeBytes { try emit($0) }  // a final CR gets its LF
+    }
   }
 
   /// Converts the complete characters of `bytes` and keeps the bytes of a trailing incomplete
@@ -108,6 +116,8 @@ struct TextTranscoder {
       switch output {
       case .none:
         break
+      case .escaped(let form):
+        written += putEscaped(scalar, form, base + written)
       case .latin1:
         guard scalar <= 0xFF else {
           throw TextEncodingError.notLatin1(scalar: Unicode.Scalar(scalar)!, offset: scalarCount)
@@ -222,6 +232,56 @@ struct TextTranscoder {
     if written > 0 { try emit(UnsafeRawBufferPointer(rebasing: out[..<written])) }
   }
 
+  /// Writes `scalar` in GTK's lenient `form` at `out`; returns the bytes written (at most 10).
+  private mutating func putEscaped(_ scalar: UInt32, _ form: EscapedTextForm, _ out: UnsafeMutableRawPointer) -> Int {
+    var count = 0
+    func byte(_ value: UInt8) {
+      out.storeBytes(of: value, toByteOffset: count, as: UInt8.self)
+      count += 1
+    }
+    let afterCR = afterCarriageReturn
+    afterCarriageReturn = false
+    switch form {
+    case .latin1:
+      // CR LF, CR and LF each become one LF.
+      if scalar == 0x0A, afterCR { return 0 }
+      if scalar == 0x0D || scalar == 0x0A {
+        afterCarriageReturn = scalar == 0x0D
+        byte(0x0A)
+        return count
+      }
+    case .asciiCRLF:
+      // GTK's normalize_to_crlf: LF becomes CR LF; a CR gets an LF unless one follows, and
+      // the character after a CR is written as it is, unnormalized (CR CR becomes CR LF CR).
+      if afterCR {
+        byte(0x0A)
+        if scalar == 0x0A { return count }
+      } else if scalar == 0x0A {
+        byte(0x0D)
+        byte(0x0A)
+        return count
+      } else if scalar == 0x0D {
+        afterCarriageReturn = true
+        byte(0x0D)
+        return count
+      }
+    }
+    // STRING drops control characters but tab (C0, DEL, C1); text/plain keeps C0 and DEL.
+    if form == .latin1, scalar < 0x20 && scalar != 0x09 || (0x7F..<0xA0).contains(scalar) { return 0 }
+    if scalar <= form.largestKept {
+      byte(UInt8(scalar))
+      return count
+    }
+    let digits = scalar < 0x10000 ? 4 : 8
+    byte(UInt8(ascii: "\\"))
+    byte(UInt8(ascii: digits == 4 ? "u" : "U"))
+    for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+      let nibble = UInt8(scalar >> UInt32(shift) & 0xF)
+      byte(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+    }
+    return count
+  }
+
   /// Writes the output's byte-order mark and skips the input's, once, at the start.
   private mutating func begin(_ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
     started = true
@@ -234,7 +294,10 @@ struct TextTranscoder {
   private mutating func outputBuffer(for count: Int) -> UnsafeMutableRawBufferPointer {
     // UTF-8 → UTF-16 doubles ASCII; Latin-1 → UTF-8 doubles the upper half; nothing grows
     // more than that, and a split character adds at most 4 bytes.
-    let needed = count * 2 + 8
+    // An escape grows a Latin-1 byte to 6 bytes (`\u00e9`), a 4-byte character to 10.
+    let growth: Int
+    if case .escaped = output { growth = 6 } else { growth = 2 }
+    let needed = count * growth + 16
     if let buffer, buffer.count >= needed { return buffer }
     buffer?.deallocate()
     let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: needed, alignment: 16)

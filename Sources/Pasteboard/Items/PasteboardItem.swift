@@ -32,9 +32,11 @@ public final class PasteboardItem: Sendable {
 
   private let plan = Mutex<(generation: Int, plan: ConversionPlan)?>(nil)
   private let produced = Mutex<[UTType: Task<PasteboardPayload, any Error>]>([:])
+  /// The text in GTK's lenient forms, made once each (see `PasteboardItem+EscapedText.swift`).
+  let escaped = Mutex<[EscapedTextForm: Task<PasteboardPayload, any Error>]>([:])
   /// Where conversions too large for memory go; none for a concealed item, which never
   /// touches the disk.
-  private let spool: Spool?
+  let spool: Spool?
 
   /// Makes an item.
   ///

@@ -34,8 +34,8 @@ extension SelectionOwnerService {
       let table = await TargetTable.make(for: item)
       var results: [(Int, Data, String)?] = []
       for (index, name) in names.enumerated() {
-        guard let name, let entry = table.entry(named: name), case .type(let type) = entry.source,
-          let payload = try? await item.payload(for: type), payload.byteCount <= limit,
+        guard let name, let entry = table.entry(named: name),
+          let payload = await entry.payload(of: item), payload.byteCount <= limit,
           let data = try? payload.data()
         else {
           results.append(nil)

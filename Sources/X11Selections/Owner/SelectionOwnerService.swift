@@ -204,8 +204,8 @@ final class SelectionOwnerService {
     let completion = XThreadBound(completion)
     Task {
       switch entry.source {
-      case .type(let type):
-        let payload = try? await item.payload(for: type)
+      case .type, .escapedText:
+        let payload = await entry.payload(of: item)
         loop.submit { session in
           completion.value(session.owner, payload.flatMap { try? ChunkSource($0) })
         }

@@ -11,11 +11,16 @@ import UniformTypeIdentifiers
 /// The X targets an item is offered under, in the item's order, and how each is served.
 ///
 /// Each type is offered under its X11 target tags (`UTF8_STRING`, `STRING`), then its
-/// preferred MIME type; a type with neither is offered under its identifier. UTF-8 text is
-/// also offered as `TEXT`, `COMPOUND_TEXT` and `text/plain` right after its own targets. A target is
-/// offered only if it will be served: Latin-1 (`STRING`) is left out when the text has
-/// characters Latin-1 cannot hold (advertising a target and then refusing it breaks Qt and
-/// Java peers), and `text/plain` when the text is not ASCII.
+/// preferred MIME type; a type with neither is offered under its identifier when it is a
+/// custom type (a profile's), and not at all when it is a `public` one such as
+/// `public.utf16-external-plain-text`, whose bytes X readers get under a sibling's names.
+/// UTF-8 text is also offered as `TEXT`, `COMPOUND_TEXT` and `text/plain` right after its own
+/// targets.
+///
+/// Text is offered to every reader, as GTK does: `STRING` and `text/plain` are always
+/// offered with UTF-8 text and served in GTK's lenient forms (``EscapedTextForm``), with
+/// `\u2014`-style escapes for what Latin-1 or ASCII cannot hold, never refused. Stored
+/// Latin-1 is served as stored.
 struct TargetTable: Sendable {
   /// How one target is served.
   struct Entry: Sendable, Equatable {
@@ -24,6 +29,8 @@ struct TargetTable: Sendable {
       case type(UTType)
       /// UTF-8 text, converted to compound text by Xlib.
       case compoundText
+      /// UTF-8 text in GTK's lenient form of a legacy target.
+      case escapedText(EscapedTextForm)
       /// Fixed bytes: the password-manager hint of a concealed item.
       case fixed(Data)
     }
@@ -34,32 +41,29 @@ struct TargetTable: Sendable {
     /// The type atom of the reply: the target itself, except `TEXT`, answered as
     /// `UTF8_STRING`.
     var replyType: String
+
+    /// The payload of a `.type` or `.escapedText` entry; `nil` when it cannot be produced,
+    /// or for the other sources, which the X thread serves.
+    func payload(of item: PasteboardItem) async -> PasteboardPayload? {
+      switch source {
+      case .type(let type): try? await item.payload(for: type)
+      case .escapedText(let form): try? await item.escapedText(form)
+      case .compoundText, .fixed: nil
+      }
+    }
   }
 
   private(set) var entries: [Entry] = []
 
-  /// The targets of `item`, checking the conversions that may fail.
+  /// The targets of `item`.
   static func make(for item: PasteboardItem) async -> TargetTable {
     var table = TargetTable(types: item.types)
-    let offersLatin1 = table.entries.contains { $0.source == .type(.latin1PlainText) }
-    let plainIndex = table.entries.firstIndex { $0.name == "text/plain" && $0.source == .type(.utf8PlainText) }
-    // Both checks read the UTF-8 text once, a chunk at a time: converting a 100 MiB text to
-    // Latin-1 to see whether it fits cost its size in memory for as long as the item lived.
-    var profile: TextProfile?
-    if plainIndex != nil || (offersLatin1 && !item.storedTypes.contains(.latin1PlainText)) {
-      profile = (try? await item.payload(for: .utf8PlainText)).flatMap { try? TextProfile(utf8: $0) }
-    }
-    // `text/plain` without a charset is ASCII or Latin-1 by MIME rules, and GTK decodes it as
-    // Latin-1: UTF-8 goes out under that name only when it is ASCII.
-    if let plainIndex, profile?.isASCII != true { table.entries.remove(at: plainIndex) }
-    if offersLatin1, !item.storedTypes.contains(.latin1PlainText) {
-      let fits: Bool
-      if let profile {
-        fits = profile.fitsLatin1
-      } else {
-        fits = (try? await item.payload(for: .latin1PlainText)) != nil  // reached some other way
+    // Latin-1 that was converted from the UTF-8 text goes out in GTK's form, which never
+    // fails; nothing here reads the text, however large.
+    if !item.storedTypes.contains(.latin1PlainText), item.types.contains(.utf8PlainText) {
+      for index in table.entries.indices where table.entries[index].source == .type(.latin1PlainText) {
+        table.entries[index].source = .escapedText(.latin1)
       }
-      if !fits { table.entries.removeAll { $0.source == .type(.latin1PlainText) } }
     }
     // A concealed item tells X clipboard managers (Klipper, CopyQ) to keep it out of history,
     // in KDE's words, even when nobody stored the hint.
@@ -82,8 +86,9 @@ struct TargetTable: Sendable {
       if type == .utf8PlainText {
         add("TEXT", .type(.utf8PlainText), replyType: "UTF8_STRING")
         add("COMPOUND_TEXT", .compoundText)
-        // GTK and Qt offer UTF-8 text as text/plain too, and some readers ask only for it.
-        add("text/plain", .type(.utf8PlainText))
+        // GTK and Qt offer UTF-8 text as text/plain too, and some readers ask only for it:
+        // ASCII by MIME rules, so GTK's escaped form.
+        add("text/plain", .escapedText(.asciiCRLF))
       }
     }
   }
@@ -95,7 +100,8 @@ struct TargetTable: Sendable {
     if let mime = tags[.mimeType]?.first(where: { !$0.contains("\"") }), !names.contains(mime) {
       names.append(mime)
     }
-    return names.isEmpty ? [type.identifier] : names
+    if names.isEmpty, !type.isPublic { names.append(type.identifier) }
+    return names
   }
 
   /// The entry serving the target `name`.

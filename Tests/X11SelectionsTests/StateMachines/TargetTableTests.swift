@@ -17,17 +17,30 @@ import UniformTypeIdentifiers
     #expect(Set(names).count == names.count)
   }
 
-  @Test(arguments: [
-    ("ascii", true, true),
-    ("héllo ÿ", true, false),
-    ("5 €", false, false),
-  ])
-  func latin1AndPlainTextAreOfferedOnlyWhenTheTextFits(text: String, latin1: Bool, ascii: Bool) async {
-    let names = await TargetTable.make(for: textItem(text)).entries.map(\.name)
-    #expect(names.contains("STRING") == latin1, "\(names)")
-    #expect(names.contains("text/plain;charset=iso-8859-1") == latin1, "\(names)")
-    #expect(names.contains("text/plain") == ascii, "\(names)")
-    #expect(names.first == "UTF8_STRING")
+  /// GTK offers STRING and text/plain for any text and escapes what they cannot hold
+  /// (issue 19): they are always offered, in GTK's lenient forms.
+  @Test(arguments: ["ascii", "héllo ÿ", "Grüße — 日本語"])
+  func stringAndPlainTextAreOfferedForAnyTextInGTKsForm(text: String) async {
+    let table = await TargetTable.make(for: textItem(text))
+    #expect(table.entry(named: "STRING")?.source == .escapedText(.latin1), "\(table.entries)")
+    #expect(table.entry(named: "text/plain")?.source == .escapedText(.asciiCRLF), "\(table.entries)")
+    #expect(table.entries.first?.name == "UTF8_STRING")
+  }
+
+  @Test func storedLatin1IsServedAsStored() async {
+    let item = PasteboardItem(representations: [.data(Data([0x68, 0xE9]), type: .latin1PlainText)])
+    let table = await TargetTable.make(for: item)
+    #expect(table.entry(named: "STRING")?.source == .type(.latin1PlainText), "\(table.entries)")
+    #expect(table.entry(named: "text/plain")?.source == .escapedText(.asciiCRLF), "\(table.entries)")
+  }
+
+  /// A public type with no X or MIME name is not offered under its identifier: X readers get
+  /// its bytes under a sibling's names (UTF-16 under `text/plain;charset=utf-16`).
+  @Test func publicTypesWithoutXOrMIMENamesAreNotOfferedUnderTheirIdentifier() async {
+    let names = await TargetTable.make(for: textItem("x")).entries.map(\.name)
+    #expect(!names.contains { $0.hasPrefix("public.") }, "\(names)")
+    #expect(names.contains("text/plain;charset=utf-16"), "\(names)")
+    #expect(TargetTable.targetNames(of: .utf16ExternalPlainText).isEmpty)
   }
 
   @Test func textIsAnsweredAsUTF8AndCompoundTextIsConverted() {

@@ -1,0 +1,39 @@
+import FoundationEssentials
+
+extension PasteboardItem {
+  /// The item's text in GTK's lenient `form` of a legacy X target (`STRING`, `text/plain`):
+  /// made once from the UTF-8 text, a chunk at a time, into a file of the item's spool when it
+  /// is large, and kept with the item like its conversions.
+  ///
+  /// ```swift
+  /// try await item.escapedText(.asciiCRLF)   // what a GTK owner serves as text/plain
+  /// ```
+  ///
+  /// - Throws: ``PasteboardError`` when the item has no valid UTF-8 text.
+  public func escapedText(_ form: EscapedTextForm) async throws -> PasteboardPayload {
+    let task = escaped.withLock { tasks in
+      if let task = tasks[form] { return task }
+      let task = Task(executorPreference: globalConcurrentExecutor) { [self] in
+        let utf8 = try await payload(for: .utf8PlainText)
+        do {
+          return try TextEncodingConverter.escapedText(
+            utf8, as: form, spool: spool.map { ConversionSpool(spool: $0) })
+        } catch let error as PasteboardError {
+          throw error
+        } catch {
+          throw PasteboardError.conversionFailed(from: .utf8PlainText, to: .plainText, reason: "\(error)")
+        }
+      }
+      tasks[form] = task
+      return task
+    }
+    do {
+      return try await task.value
+    } catch {
+      escaped.withLock { tasks in
+        if tasks[form] == task { tasks[form] = nil }
+      }
+      throw error
+    }
+  }
+}
