@@ -24,20 +24,9 @@ extension BrokerSocketConnection {
     guard let first = items.first else {
       throw ProtocolFailure(PasteboardError.empty(board.name))
     }
-    var choice: (item: PasteboardItem, requested: UTType, served: UTType)?
-    if wanted.isEmpty {
-      if let type = first.storedTypes.first { choice = (first, type, type) }
-    } else {
-      search: for type in wanted {
-        for item in items {
-          if let served = item.availableType(conformingTo: type) {
-            choice = (item, type, served)
-            break search
-          }
-        }
-      }
-    }
-    guard let choice else { throw Self.notAvailable(wanted, offered: board.types, in: board) }
+    // No type asked for: the first item's first stored type, as `pbpaste` without `--type`.
+    let asked = wanted.isEmpty ? Array(first.storedTypes.prefix(1)) : wanted
+    guard let choice = board.choice(for: asked) else { throw Self.notAvailable(wanted, offered: board.types, in: board) }
     let payload: PasteboardPayload
     do {
       payload = try await choice.item.payload(for: choice.requested)

@@ -168,8 +168,33 @@ public final class Pasteboard: Sendable {
   /// Pasteboard.general.availableType(from: [.png, .utf8PlainText])
   /// ```
   public func availableType(from types: [UTType]) -> UTType? {
+    choice(for: types)?.requested
+  }
+
+  /// What serves a request: the item, the type asked for, and the type it is served as.
+  public struct Choice: Sendable {
+    /// The item that serves the request.
+    public let item: PasteboardItem
+    /// The first of the requested types that the item serves.
+    public let requested: UTType
+    /// The type the item serves it as: the requested type itself, a type conforming to it,
+    /// or a conversion's result.
+    public let served: UTType
+  }
+
+  /// The first of `types`, in the caller's order of preference, that an item serves —
+  /// directly, by conformance or by conversion — with the first item serving it. The one
+  /// place that decides which type and item answer a read.
+  public func choice(for types: [UTType]) -> Choice? {
     let items = self.items
-    return types.first { type in items.contains { $0.availableType(conformingTo: type) != nil } }
+    for type in types {
+      for item in items {
+        if let served = item.availableType(conformingTo: type) {
+          return Choice(item: item, requested: type, served: served)
+        }
+      }
+    }
+    return nil
   }
 
   /// Whether an item serves one of `types` or a type conforming to it.

@@ -86,6 +86,20 @@ import UniformTypeIdentifiers
     #expect(!board.canRead(conformingTo: [.image]))
   }
 
+  /// The caller's order decides the type; among items, the first that serves it.
+  @Test func choiceNamesTheItemTheRequestedTypeAndTheServedType() {
+    let board = isolatedPasteboard()
+    let png = PasteboardItem(representations: [.data(Data([0x89]), type: .png)], converters: board.converters)
+    let text = PasteboardItem(representations: [.data(Data("hi".utf8), type: .utf8PlainText)], converters: board.converters)
+    board.write([png, text])
+    let choice = board.choice(for: [.pdf, .text, .png])
+    #expect(choice?.item === text, "text comes before png in the caller's order")
+    #expect(choice?.requested == .text)
+    #expect(choice?.served == .utf8PlainText, "served as the stored type that conforms")
+    #expect(board.choice(for: [.image])?.item === png)
+    #expect(board.choice(for: [.pdf]) == nil)
+  }
+
   @Test func missingTypeErrorNamesTheTypeAndWhatIsOffered() async throws {
     let board = isolatedPasteboard()
     await #expect(throws: PasteboardError.self) { try await board.data(for: .png) }
