@@ -109,7 +109,9 @@ public enum BrokerDaemon {
 
     var serverConfiguration = BrokerSocketServer.Configuration(location: configuration.socket, status: state, logger: logger)
     // A write is acknowledged once its copy is on the selection (see PublicationGate).
-    serverConfiguration.publication = { [bindings] name, count in
+    // Without the display (it went away) there is no selection to wait for.
+    serverConfiguration.publication = { [bindings, state] name, count in
+      guard state.isBridged else { return }
       _ = await bindings[name]?.published.wait(for: count, within: SelectionBinding.publicationTimeout)
     }
     serverConfiguration.trimsHeapWhenIdle = true
@@ -141,6 +143,9 @@ final class DaemonState: BrokerStatusProvider {
 
   func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
   func setBridged(_ value: Bool) { flags.withLock { $0.bridged = value } }
+
+  /// Whether the display is still there.
+  var isBridged: Bool { flags.withLock { $0.bridged } }
 
   func status() async -> BrokerStatus {
     let (bridged, manager) = flags.withLock { $0 }

@@ -213,8 +213,10 @@ import Testing
     }
     #expect(headless, "the broker says it serves the socket only")
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "kept", "nothing is lost")
-    #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
-    #expect(try await fixture.run(["pbpaste"]).stdoutText == "after")
+    let copy = try await fixture.run(["pbcopy"], input: Data("after".utf8))
+    #expect(copy.status == 0, "pbcopy after the display went: \(copy.status) \(copy.stderrText)")
+    let paste = try await fixture.run(["pbpaste"])
+    #expect(paste.stdoutText == "after", "\(paste.status) \(paste.stderrText)")
     let log = try await fixture.stop()
     #expect(log.components(separatedBy: "the display went away").count == 2, "said once: \(log.suffix(800))")
   }
