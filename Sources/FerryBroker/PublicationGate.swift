@@ -8,9 +8,16 @@ import Synchronization
 /// after `pbcopy` returned could be overtaken by the broker's late `SetSelectionOwner`, and
 /// a paste right after it would read the copy before.
 final class PublicationGate: Sendable {
+  private struct Waiter {
+    var count: Int
+    var continuation: CheckedContinuation<Bool, Never>
+    /// Ends the wait at its limit; cancelled when the change comes first.
+    var timer: Task<Void, Never>?
+  }
+
   private struct State {
     var published = 0
-    var waiters: [Int: (count: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
+    var waiters: [Int: Waiter] = [:]
     var nextWaiter = 0
   }
 
@@ -18,13 +25,16 @@ final class PublicationGate: Sendable {
 
   /// Records that every change up to `count` is published, and wakes who waited for it.
   func publish(_ count: Int) {
-    let woken = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+    let woken = state.withLock { state -> [Waiter] in
       state.published = max(state.published, count)
       let ready = state.waiters.filter { $0.value.count <= state.published }
       for key in ready.keys { state.waiters[key] = nil }
-      return ready.values.map(\.continuation)
+      return Array(ready.values)
     }
-    for continuation in woken { continuation.resume(returning: true) }
+    for waiter in woken {
+      waiter.timer?.cancel()
+      waiter.continuation.resume(returning: true)
+    }
   }
 
   /// The highest change count published so far.
@@ -38,18 +48,24 @@ final class PublicationGate: Sendable {
       let key = state.withLock { state -> Int? in
         guard state.published < count else { return nil }
         state.nextWaiter += 1
-        state.waiters[state.nextWaiter] = (count, continuation)
+        state.waiters[state.nextWaiter] = Waiter(count: count, continuation: continuation)
         return state.nextWaiter
       }
       guard let key else {
         continuation.resume(returning: true)
         return
       }
-      Task {
-        try? await Task.sleep(for: limit)
+      let timer = Task {
+        do { try await Task.sleep(for: limit) } catch { return }  // published first
         let expired = state.withLock { $0.waiters.removeValue(forKey: key) }
         expired?.continuation.resume(returning: false)
       }
+      let published = state.withLock { state -> Bool in
+        guard state.waiters[key] != nil else { return true }
+        state.waiters[key]?.timer = timer
+        return false
+      }
+      if published { timer.cancel() }
     }
   }
 }

@@ -455,22 +455,17 @@ public final class BrokerClient {
     while !finished {
       var filled = 0
       while filled < chunk {
-        let count = Glibc.read(descriptor, body + filled, chunk - filled)
-        if count > 0 {
-          filled += count
-        } else if count == 0 {
+        switch InputRead.some(descriptor, into: body + filled, count: chunk - filled) {
+        case .success(0):
           finished = true
-          break
-        } else if errno == EINTR {
-          continue
-        } else if errno == EAGAIN {
-          var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-          _ = poll(&entry, 1, -1)
-        } else {
-          let reason = describe(errno)
+        case .success(let count):
+          filled += count
+        case .failure(let failure):
+          let reason = describe(failure.code)
           close()
           throw BrokerClientError(code: .io, message: "reading the input failed: \(reason); nothing was written")
         }
+        if finished { break }
       }
       if filled == 0 { break }
       if let refusal = try earlyRefusal() { return refusal }

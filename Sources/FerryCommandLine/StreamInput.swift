@@ -1,3 +1,4 @@
+import FerryClient
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -29,7 +30,7 @@ enum StreamInput {
     var capacity = min(64 << 10, limit + 1)
     guard var buffer = malloc(capacity) else { return .failure(.system(ENOMEM)) }
     var count = 0
-    while true {
+    reading: while true {
       if count == capacity {
         if capacity > limit {
           free(buffer)
@@ -42,21 +43,14 @@ enum StreamInput {
         }
         buffer = grown
       }
-      let got = Glibc.read(descriptor, buffer + count, capacity - count)
-      if got > 0 {
+      switch InputRead.some(descriptor, into: buffer + count, count: capacity - count) {
+      case .success(0):
+        break reading
+      case .success(let got):
         count += got
-      } else if got == 0 {
-        break
-      } else if errno == EINTR {
-        continue
-      } else if errno == EAGAIN {
-        // A descriptor left non-blocking by whoever made it: wait for bytes.
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, -1)
-      } else {
-        let code = errno
+      case .failure(let failure):
         free(buffer)
-        return .failure(.system(code))
+        return .failure(.system(failure.code))
       }
     }
     if count > limit {

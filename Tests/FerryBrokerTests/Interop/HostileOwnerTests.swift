@@ -24,9 +24,7 @@ import Testing
   @Test func silentOwnerTimesOutAndCostsNothingElse() async throws {
     let run = try await HostileRun.start("silent", display: xvfb.name)
     let paste = try await run.pasteOnceTheBrokerNoticed()
-    #expect(paste.result.status == 4, "times out: \(paste.result.stderrText)")
-    #expect(paste.result.stderrText.split(separator: "\n").count == 1, "\(paste.result.stderrText)")
-    #expect(paste.elapsed < .seconds(15), "gave up in bounded time: \(paste.elapsed)")
+    expectTimedOut(paste)
     let direct = try await run.pasteWithoutBroker()
     #expect(direct.result.status == 4, "\(direct.result.stderrText)")
     #expect(direct.result.stdout.isEmpty)
@@ -38,9 +36,7 @@ import Testing
     let run = try await HostileRun.start("stop-incr", display: xvfb.name)
     #expect(await waitForOutput(run.owner, "stopped"), "the broker's capture started the transfer")
     let paste = try await run.pasteOnceTheBrokerNoticed()
-    #expect(paste.result.status == 4, "times out: \(paste.result.stderrText)")
-    #expect(paste.result.stderrText.split(separator: "\n").count == 1, "\(paste.result.stderrText)")
-    #expect(paste.elapsed < .seconds(15), "gave up in bounded time: \(paste.elapsed)")
+    expectTimedOut(paste)
     // Without a broker the chunk that came was streamed out before the owner stopped: the
     // status says the paste is incomplete.
     let direct = try await run.pasteWithoutBroker()
@@ -112,6 +108,14 @@ import Testing
     #expect(paste.result.status == 4, "times out: \(paste.result.stderrText)")
     #expect(paste.elapsed < .seconds(15), "\(paste.elapsed)")
     try await run.finish(replacingWith: "primary")
+  }
+
+  /// A paste through the broker from an owner that stopped answering: `timeout` (status 4),
+  /// one line, in bounded time.
+  private func expectTimedOut(_ paste: TimedResult) {
+    #expect(paste.result.status == 4, "times out: \(paste.result.stderrText)")
+    #expect(paste.result.stderrText.split(separator: "\n").count == 1, "\(paste.result.stderrText)")
+    #expect(paste.elapsed < .seconds(15), "gave up in bounded time: \(paste.elapsed)")
   }
 
   /// The owner answers UTF8_STRING with data of the wrong type or format: `pbpaste`, with
