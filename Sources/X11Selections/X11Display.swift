@@ -37,6 +37,20 @@ public final class X11Display: Sendable {
     loop = try X11EventLoop(display: name)
   }
 
+  /// Opens a display whose deadlines (step timeouts, stalled transfers, drag timers) are
+  /// measured on `clock` instead of `ContinuousClock`.
+  ///
+  /// A clock that moves only when told (a test's) reaches a timeout without real waiting;
+  /// while a deadline is pending the X thread looks at such a clock every 10 ms.
+  ///
+  /// - Parameters:
+  ///   - name: The display name (`:0`); `nil` for `$DISPLAY`.
+  ///   - clock: The clock deadlines are measured on.
+  /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
+  public init<C: Clock>(name: String? = nil, clock: C) throws where C.Duration == Duration {
+    loop = try X11EventLoop(display: name, clock: DeadlineClock(clock))
+  }
+
   deinit {
     loop.stop()
   }

@@ -39,8 +39,9 @@ final class X11EventLoop: Sendable {
 
   /// Opens `display` (or `$DISPLAY`) on a new thread and returns once it is open.
   ///
+  /// - Parameter clock: What the thread's deadlines are measured in.
   /// - Throws: ``X11Error`` when the display cannot be opened.
-  init(display: String?) throws {
+  init(display: String?, clock: DeadlineClock = .continuous) throws {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw X11Error.cannotOpenDisplay("(no pipe: \(String(cString: strerror(errno))))") }
     for end in ends {
@@ -56,7 +57,7 @@ final class X11EventLoop: Sendable {
       defer { finished.signal() }
       let session: X11Session
       do {
-        session = try X11Session(display: display, loop: self)
+        session = try X11Session(display: display, loop: self, clock: clock)
         opened.withLock { $0 = .success(()) }
         ready.signal()
       } catch {

@@ -24,12 +24,15 @@ final class X11Session {
   var ownerWatchers: [UUID: (selections: Set<XAtom>, continuation: AsyncStream<SelectionOwnerChange>.Continuation)] = [:]
   /// Extra event handlers (drag and drop); each returns whether it consumed the event.
   var eventHandlers: [UUID: (X11Event) -> Bool] = [:]
-  private var timers: [UUID: (deadline: ContinuousClock.Instant, action: (X11Session) -> Void)] = [:]
+  private var timers = TimerQueue<(X11Session) -> Void>()
+  /// The clock the deadlines are measured in.
+  let clock: DeadlineClock
   private var watchedSelections = Set<XAtom>()
 
-  init(display: String?, loop: X11EventLoop) throws {
+  init(display: String?, loop: X11EventLoop, clock: DeadlineClock) throws {
     connection = try X11Connection(name: display)
     self.loop = loop
+    self.clock = clock
     window = connection.createUtilityWindow()
     clockWindow = connection.createUtilityWindow()
     let context = Unmanaged.passUnretained(loop).toOpaque()
@@ -100,31 +103,26 @@ final class X11Session {
 
   // MARK: Timers
 
-  /// Runs `action` on this thread after `delay`, unless cancelled.
+  /// Runs `action` on this thread after `delay` of ``clock``, unless cancelled.
   @discardableResult
   func schedule(after delay: Duration, _ action: @escaping (X11Session) -> Void) -> UUID {
-    let id = UUID()
-    timers[id] = (ContinuousClock.now + delay, action)
-    return id
+    timers.schedule(at: clock.now() + delay, action)
   }
 
   func cancelTimer(_ id: UUID?) {
-    if let id { timers[id] = nil }
+    if let id { timers.cancel(id) }
   }
 
   func runDueTimers() {
-    let now = ContinuousClock.now
-    let due = timers.filter { $0.value.deadline <= now }
-    for (id, timer) in due.sorted(by: { $0.value.deadline < $1.value.deadline }) {
-      timers[id] = nil
-      timer.action(self)
-    }
+    for action in timers.takeDue(at: clock.now()) { action(self) }
   }
 
   /// The poll(2) timeout until the next timer, or -1 for none.
+  ///
+  /// A clock that does not follow real time is looked at again after a short real interval.
   func millisecondsToNextTimer() -> Int32 {
-    guard let next = timers.values.map(\.deadline).min() else { return -1 }
-    let remaining = next - ContinuousClock.now
+    guard var remaining = timers.timeToNextDeadline(from: clock.now()) else { return -1 }
+    if !clock.followsRealTime { remaining = min(remaining, DeadlineClock.manualClockPollInterval) }
     if remaining <= .zero { return 0 }
     let (seconds, attoseconds) = remaining.components
     return Int32(min(Int64(seconds) * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000))

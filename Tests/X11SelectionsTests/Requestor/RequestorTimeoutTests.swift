@@ -1,7 +1,7 @@
 import FerryTestSupport
 import Foundation
 import Testing
-import X11Selections
+@testable import X11Selections
 
 /// Ferry as requestor against owners that misbehave: one that never answers, and none at all.
 /// A read must fail with a clear error, never hang.
@@ -12,6 +12,33 @@ import X11Selections
     try await owner.expectOutput("owned window=")
     #expect(await display.waitForOwner(of: selection))
     return owner
+  }
+
+  /// The step timeout is measured on the display's clock: the read fails when the clock
+  /// reaches it, not before, and not after real seconds of waiting.
+  @Test func theStepTimeoutFollowsTheDisplaysClock() async throws {
+    let clock = ManualClock()
+    let (xvfb, display) = try await openDisplay(clock: clock)
+    defer { display.close() }
+    let selection = uniqueSelection("clocked")
+    let owner = try await silentOwner(selection, display: display, xvfb: xvfb)
+    defer { owner.terminate() }
+
+    let start = ContinuousClock.now
+    let read = Task { try await display.read(selection, target: "UTF8_STRING", stepTimeout: .seconds(5)) }
+    #expect(await owner.output("ignored target=UTF8_STRING", timeout: .seconds(5)), "the request reached the owner")
+    clock.advance(by: .milliseconds(4900))
+    try await display.settleTimers()
+    #expect(try await display.loop.perform { $0.reader.pendingCount } == 1, "still waiting short of the timeout")
+
+    clock.advance(by: .milliseconds(200))
+    let error = await #expect(throws: X11Error.self) { try await read.value }
+    guard case .timedOut = error else {
+      Issue.record("expected a timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(ContinuousClock.now - start < .seconds(5), "reached by the clock, not by waiting")
+    #expect(try await display.loop.perform { $0.reader.pendingCount } == 0)
   }
 
   @Test func anOwnerThatNeverAnswersTimesOut() async throws {

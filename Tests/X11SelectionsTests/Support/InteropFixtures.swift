@@ -51,6 +51,13 @@ func openDisplay() async throws -> (XvfbServer, X11Display) {
   return (xvfb, try await offThePool { try X11Display(name: name) })
 }
 
+/// A new connection to the test process's Xvfb whose deadlines follow `clock`.
+func openDisplay(clock: ManualClock) async throws -> (XvfbServer, X11Display) {
+  let xvfb = try await unlessUnavailable { try await sharedServer.value }
+  let name = xvfb.name
+  return (xvfb, try await offThePool { try X11Display(name: name, clock: clock) })
+}
+
 /// A text item.
 func textItem(_ text: String) -> PasteboardItem {
   PasteboardItem(representations: [.data(Data(text.utf8), type: .utf8PlainText)])
