@@ -15,7 +15,7 @@ struct Ferry: ParsableCommand {
       """,
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
-      StatusCommand.self, RegisterCommand.self, TypeCommand.self, DaemonCommand.self,
+      StatusCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self, DaemonCommand.self,
       DragCommand.self,
       DropCommand.self,
     ])

@@ -110,8 +110,8 @@ import UniformTypeIdentifiers
       try FileManager.default.removeItem(at: url)
       try FileManager.default.createSymbolicLink(at: url, withDestinationURL: outside)
     },
-    Damage(name: "a type is unknown", expected: "unknown type 'com.example.never-declared'") {
-      try editRepresentation($0) { $0["type"] = "com.example.never-declared" }
+    Damage(name: "a type is not an identifier", expected: "'not a type!' is not a type identifier") {
+      try editRepresentation($0) { $0["type"] = "not a type!" }
     },
     Damage(name: "a type is listed twice", expected: "item 0 lists public.json twice") {
       try editRepresentation($0, index: 1) { $0["type"] = "public.json" }
@@ -243,6 +243,22 @@ import UniformTypeIdentifiers
       #expect(opened.items[0].storedTypes == [declared, dynamic, .transientMarker])
       #expect(opened.items[0].options.contains(.transient))
       #expect(DocumentTesting.names(in: package).contains("0-1.ferrydoctestzz"))
+    }
+  }
+
+  /// A program's own type, declared in the process that saved but not in the one that
+  /// opens (the manifest names it; nothing here declared it), opens as an imported type.
+  @Test func aTypeNobodyHereDeclaredOpensAsImported() async throws {
+    try await DocumentTesting.withScratchDirectory { directory in
+      let package = directory.appendingPathComponent("clip.pasteboard")
+      try await Self.makeValidPackage(at: package)
+      let identifier = "org.ferry.test.never-declared-\(UUID().uuidString.prefix(8).lowercased())"
+      #expect(UTType(identifier) == nil, "not declared in this process")
+      try Self.editRepresentation(package) { $0["type"] = identifier }
+
+      let opened = try PasteboardDocument.open(at: package)
+
+      #expect(opened.items[0].storedTypes.first?.identifier == identifier)
     }
   }
 }

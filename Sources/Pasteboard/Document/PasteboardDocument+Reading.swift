@@ -6,8 +6,8 @@ extension PasteboardDocument {
   /// representation's bytes.
   ///
   /// The checks: `url` is a directory holding a `manifest.json` of at most 16 MiB that
-  /// decodes, of version 1; every type identifier names a type (`UTType(_:)` knows it: it is
-  /// declared, or a `dyn.` type); every representation's file is a plain name inside the
+  /// decodes, of version 1; every type identifier is well formed (a known type, or one
+  /// nobody declared, taken as imported as `UTType(importedAs:)` does); every representation's file is a plain name inside the
   /// package (no `/`, `..` or leading `.`), listed once, and is there as a regular file —
   /// not a symbolic link — of the size the manifest records; each type appears once per
   /// item; option names and dates are ones this build knows.
@@ -38,6 +38,16 @@ extension PasteboardDocument {
     }
   }
 
+  /// The type a manifest names: a known type, or — for a well-formed identifier nobody here
+  /// declared, a program's own type such as `com.example.profile` — that type imported, as
+  /// the broker takes it on a write. Otherwise a document saved from a pasteboard holding a
+  /// program's type could not be opened in another process.
+  private static func documentType(_ identifier: String) -> UTType? {
+    if let known = UTType(identifier) { return known }
+    guard identifier.utf8.count <= 255, UTType._isWellFormedIdentifier(identifier) else { return nil }
+    return UTType(importedAs: identifier)
+  }
+
   /// The items of the package at `url`, or the problem that makes it invalid.
   private static func readItems(at url: URL) throws -> [PasteboardItem] {
     switch try DocumentFileSystem.entry(at: url.path) {
@@ -65,8 +75,8 @@ extension PasteboardDocument {
       var types = Set<UTType>()
       let representations = try item.representations.enumerated().map { index, entry in
         let place = "item \(itemIndex), representation \(index)"
-        guard let type = UTType(entry.type) else {
-          throw DocumentProblem("unknown type '\(entry.type)' (\(place))")
+        guard let type = documentType(entry.type) else {
+          throw DocumentProblem("'\(entry.type)' is not a type identifier (\(place))")
         }
         guard types.insert(type).inserted else {
           throw DocumentProblem("item \(itemIndex) lists \(type.identifier) twice")

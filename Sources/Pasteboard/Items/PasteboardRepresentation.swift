@@ -21,6 +21,13 @@ public struct PasteboardRepresentation: Sendable {
   public let type: UTType
   let provider: Provider
 
+  /// The file holding the bytes, for a representation made with ``file(_:type:)`` (as a
+  /// document's are); `nil` for bytes in memory and lazy ones.
+  public var fileURL: URL? {
+    if case .payload(.file(let url)) = provider { return url }
+    return nil
+  }
+
   /// How long a lazy provider may run before the request fails. Ten seconds: longer than any
   /// reasonable conversion, shorter than the patience of GTK (30 s) and of people.
   public static let defaultTimeLimit: Duration = .seconds(10)
