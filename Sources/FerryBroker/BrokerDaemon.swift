@@ -31,14 +31,19 @@ public enum BrokerDaemon {
     public var captureLimit: Int
     /// Take over from a running broker instead of leaving it be.
     public var replace: Bool
+    /// Where the daemon keeps what outlives it (registered declaration files):
+    /// `$XDG_DATA_HOME/ferry`, by default `~/.local/share/ferry`. `nil` keeps nothing.
+    public var dataDirectory: URL?
     /// Where the daemon logs.
     public var logger: Logger
 
     /// Creates a configuration.
     public init(
       displayName: String?, socket: SocketPath = .resolve(), captureLimit: Int = 64 << 20,
-      replace: Bool = false, logger: Logger = Logger(label: "ferry.daemon")
+      replace: Bool = false, dataDirectory: URL? = Configuration.defaultDataDirectory(),
+      logger: Logger = Logger(label: "ferry.daemon")
     ) {
+      self.dataDirectory = dataDirectory
       self.displayName = displayName
       self.socket = socket
       self.captureLimit = captureLimit
@@ -115,6 +120,16 @@ public enum BrokerDaemon {
       _ = await bindings[name]?.published.wait(for: count, within: SelectionBinding.publicationTimeout)
     }
     serverConfiguration.trimsHeapWhenIdle = true
+    if let data = configuration.dataDirectory {
+      do {
+        let kept = try RegisteredDeclarations(dataDirectory: data)
+        let loaded = kept.load(into: serverConfiguration.converters, logger: logger)
+        if loaded > 0 { logger.info("loaded \(loaded) registered declaration file(s) from \(kept.directory.path)") }
+        serverConfiguration.registrations = kept
+      } catch {
+        logger.error("cannot use the data directory \(data.path): \(error); registrations last until the broker stops")
+      }
+    }
     let server = try await BrokerSocketServer.bind(serverConfiguration)
     logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
     let serving = Task { try await server.serve() }
@@ -168,5 +183,21 @@ public enum BrokerDaemonError: Error, CustomStringConvertible, Sendable {
     case .display(let reason): reason
     case .lock(let reason): reason
     }
+  }
+}
+
+extension BrokerDaemon.Configuration {
+  /// `$XDG_DATA_HOME/ferry`, or `~/.local/share/ferry`; `nil` when neither is set.
+  ///
+  /// Data, not state: what is kept here (registrations, the history) is the user's and
+  /// worth a backup, as CopyQ keeps its tabs under `~/.local/share/copyq`.
+  public static func defaultDataDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL? {
+    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+      return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("ferry", isDirectory: true)
+    }
+    guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+    return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share/ferry", isDirectory: true)
   }
 }

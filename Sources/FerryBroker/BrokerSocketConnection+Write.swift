@@ -95,8 +95,9 @@ extension BrokerSocketConnection {
     }
   }
 
-  /// `register`: receives a declaration file, keeps it in the spool under its name, and
-  /// registers it.
+  /// `register`: receives a declaration file, keeps it under its name (with the data
+  /// directory's registrations, so a restart loads it again, or else in the spool), and
+  /// registers it, resolving relative command paths against the client's directory.
   mutating func register(_ request: RegisterRequest) async throws {
     let limit = context.configuration.declarationLimit
     var contents = Data()
@@ -119,15 +120,22 @@ extension BrokerSocketConnection {
     let name = Self.fileName(request.name)
     let path: String
     do {
-      path = try context.spool.reservedPath(named: name)
-      try contents.write(to: URL(fileURLWithPath: path), options: .atomic)
+      if let kept = context.configuration.registrations {
+        path = try kept.keep(
+          contents,
+          as: .init(name: name, commandDirectory: request.directory, allowExampleNamespace: request.allowExampleNamespace ?? false))
+      } else {
+        path = try context.spool.reservedPath(named: name)
+        try contents.write(to: URL(fileURLWithPath: path), options: .atomic)
+      }
     } catch {
       throw ProtocolFailure.refusal(.internal, "cannot keep the declaration file: \(error)")
     }
     let problems: [String]
     do {
       problems = try context.configuration.converters.registerDeclarations(
-        from: path, allowingExampleNamespace: request.allowExampleNamespace ?? false
+        from: path, allowingExampleNamespace: request.allowExampleNamespace ?? false,
+        commandDirectory: request.directory
       ).map { $0.description.replacingOccurrences(of: path, with: name) }
     } catch let error as PasteboardError {
       throw ProtocolFailure.refusal(

@@ -40,6 +40,9 @@ public final class BrokerSocketServer: Sendable {
     public var converters: ConverterRegistry
     /// What `status` reports.
     public var status: any BrokerStatusProvider
+    /// Where `register` keeps declaration files so a restarted broker loads them again;
+    /// `nil` keeps them in the spool, for this run only.
+    public var registrations: RegisteredDeclarations?
     /// The spool's parent directory; ``SpoolDirectory/defaultParent(environment:)`` when
     /// `nil`.
     public var spoolParent: String?

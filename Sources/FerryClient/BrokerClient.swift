@@ -329,9 +329,23 @@ public final class BrokerClient {
     }
     defer { Glibc.close(descriptor) }
     let name = path.split(separator: "/").last.map(String.init) ?? path
-    try send(.json(.request, RegisterRequest(name: name, allowExampleNamespace: allowExampleNamespace ? true : nil)))
+    let request = RegisterRequest(
+      name: name, allowExampleNamespace: allowExampleNamespace ? true : nil, directory: Self.directory(of: path))
+    try send(.json(.request, request))
     if let refusal = try sendRepresentations([.fileDescriptor(descriptor)]) { throw refusal }
     return try expectResponse(RegisterResponse.self).problems
+  }
+
+  /// The absolute directory holding `path` (relative to the working directory when `path` is).
+  static func directory(of path: String) -> String? {
+    var absolute = path
+    if !path.hasPrefix("/") {
+      guard let cwd = getcwd(nil, 0) else { return nil }
+      defer { free(cwd) }
+      absolute = String(cString: cwd) + "/" + path
+    }
+    let parent = absolute.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+    return "/" + parent.joined(separator: "/")
   }
 
   /// How the broker is doing: version, process, display, pasteboards.

@@ -258,10 +258,15 @@ public struct RegisterRequest: BrokerRequest, Hashable {
   public var name: String
   /// Accept `com.example` identifiers (for examples and tests).
   public var allowExampleNamespace: Bool?
+  /// The absolute directory the file was read from on the client's side: a command path
+  /// such as `./render.sh` is resolved against it, not against the broker's copy. Absent:
+  /// such a path cannot be resolved and is reported.
+  public var directory: String?
 
-  public init(name: String, allowExampleNamespace: Bool? = nil) {
+  public init(name: String, allowExampleNamespace: Bool? = nil, directory: String? = nil) {
     self.name = name
     self.allowExampleNamespace = allowExampleNamespace
+    self.directory = directory
   }
 }
 

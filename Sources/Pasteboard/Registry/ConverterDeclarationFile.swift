@@ -18,7 +18,8 @@ import UniformTypeIdentifiers
 /// vector, see ``CommandConverter``), which alone may add `timeoutSeconds` (a positive number)
 /// and `maxOutputBytes` (a positive integer). The program of a command is an absolute path, a
 /// name looked up in `PATH`, or a path with a slash relative to the file's own directory
-/// (`./render.sh`). Any other key is a mistake and leaves the entry out.
+/// (`./render.sh`) — or to the directory given for it, when the file was copied from
+/// elsewhere (the broker's copy of a client's file). Any other key is a mistake and leaves the entry out.
 ///
 /// The file is JSON when it starts with `{`, else a property list (XML or binary), as type
 /// declaration files are.
@@ -32,6 +33,8 @@ struct ConverterDeclarationFile {
 
   /// The path as given, used in messages.
   let path: String
+  /// The directory relative command paths are resolved against.
+  let commandDirectory: URL
   /// Whether the file also declares types.
   let declaresTypes: Bool
   /// The raw conversion entries, in file order.
@@ -41,11 +44,18 @@ struct ConverterDeclarationFile {
   ///
   /// - Throws: ``PasteboardError/invalidConverterDeclaration(path:reason:)`` when the file
   ///   cannot be read or parsed, is not a dictionary, or has no `FerryConversions` array.
-  init(path: String) throws(PasteboardError) {
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - commandDirectory: What a relative command path is relative to; the file's own
+  ///     directory when `nil`.
+  init(path: String, commandDirectory: String? = nil) throws(PasteboardError) {
     func invalid(_ reason: String) -> PasteboardError {
       .invalidConverterDeclaration(path: path, reason: reason)
     }
     self.path = path
+    self.commandDirectory =
+      commandDirectory.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
+      ?? URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
     let contents: Data
     switch FileBytes.contents(of: path) {
     case .success(let bytes): contents = Data(bytes)
@@ -154,10 +164,7 @@ struct ConverterDeclarationFile {
     }
     var program = arguments[0]
     if program.contains("/") && !program.hasPrefix("/") {
-      let file = URL(fileURLWithPath: path).standardizedFileURL
-      program =
-        URL(fileURLWithPath: program, relativeTo: file.deletingLastPathComponent())
-        .standardizedFileURL.path
+      program = URL(fileURLWithPath: program, relativeTo: commandDirectory).standardizedFileURL.path
       guard CommandConverter.isExecutableFile(program) else {
         throw EntryProblem(
           "command: '\(arguments[0])' (relative to the file: \(program)) is not an executable file")

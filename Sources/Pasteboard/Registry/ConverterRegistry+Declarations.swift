@@ -27,6 +27,9 @@ extension ConverterRegistry {
   ///   - path: The declaration file.
   ///   - allowingExampleNamespace: Accept `com.example` type identifiers, for examples and
   ///     tests.
+  ///   - commandDirectory: What a command path such as `./render.sh` is relative to: the
+  ///     directory the file was written in, when `path` is a copy of it kept elsewhere. The
+  ///     file's own directory when `nil`.
   /// - Returns: Every problem found, one per bad entry, each naming the file and the entry:
   ///   the type declarations' diagnostics, then one per conversion entry left out. Empty when
   ///   everything registered.
@@ -35,9 +38,9 @@ extension ConverterRegistry {
   ///   registered then.
   @discardableResult
   public func registerDeclarations(
-    from path: String, allowingExampleNamespace: Bool = false
+    from path: String, allowingExampleNamespace: Bool = false, commandDirectory: String? = nil
   ) throws -> [UTType.DeclarationDiagnostic] {
-    let file = try ConverterDeclarationFile(path: path)
+    let file = try ConverterDeclarationFile(path: path, commandDirectory: commandDirectory)
     var diagnostics: [UTType.DeclarationDiagnostic] = []
     if file.declaresTypes {
       diagnostics += UTType.loadDeclarations(

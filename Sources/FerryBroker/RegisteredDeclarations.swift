@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import Pasteboard
+import Synchronization
+
+/// The declaration files `ferry register` gave the broker, kept under the data directory
+/// (`registered/`) so that a restarted broker knows the same types and conversions.
+///
+/// Each file is kept under its name; `index.json` lists them in registration order with
+/// what each needs to load again (the directory its relative commands are resolved
+/// against). Registering a name again replaces that file and moves it to the end, as the
+/// registry does. Every file and the index are replaced atomically (written aside, flushed,
+/// renamed), so a broker killed mid-registration leaves the previous state.
+public final class RegisteredDeclarations: Sendable {
+  /// One kept registration.
+  struct Entry: Codable, Equatable {
+    /// The file's name inside the directory.
+    var name: String
+    /// What relative command paths are resolved against.
+    var commandDirectory: String?
+    /// Whether `com.example` identifiers were accepted.
+    var allowExampleNamespace: Bool
+  }
+
+  /// The directory holding the files and the index.
+  public let directory: URL
+  private let entries: Mutex<[Entry]>
+
+  /// Opens (creating when needed) the kept registrations under `dataDirectory`.
+  ///
+  /// - Throws: When the directory cannot be created.
+  public init(dataDirectory: URL) throws {
+    directory = dataDirectory.appendingPathComponent("registered", isDirectory: true)
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let index = directory.appendingPathComponent("index.json")
+    let kept = (try? Data(contentsOf: index)).flatMap { try? JSONDecoder().decode([Entry].self, from: $0) }
+    entries = Mutex(kept ?? [])
+  }
+
+  /// The path a registration named `name` is kept at.
+  func path(of name: String) -> String {
+    directory.appendingPathComponent(name).path
+  }
+
+  /// Keeps `contents` as the registration `name` and returns its path.
+  ///
+  /// - Throws: When writing fails; what was kept before stays.
+  func keep(_ contents: Data, as entry: Entry) throws -> String {
+    let url = directory.appendingPathComponent(entry.name)
+    try DurableFile.replace(url, with: contents)
+    try entries.withLock { entries in
+      var updated = entries.filter { $0.name != entry.name }
+      updated.append(entry)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try DurableFile.replace(directory.appendingPathComponent("index.json"), with: try encoder.encode(updated))
+      entries = updated
+    }
+    return url.path
+  }
+
+  /// Registers every kept file into `registry`, in the order they were registered; a file
+  /// that is gone or no longer loads is logged and left out.
+  ///
+  /// - Returns: How many files loaded.
+  @discardableResult
+  public func load(into registry: ConverterRegistry, logger: Logger) -> Int {
+    var loaded = 0
+    for entry in entries.withLock({ $0 }) {
+      do {
+        let problems = try registry.registerDeclarations(
+          from: path(of: entry.name), allowingExampleNamespace: entry.allowExampleNamespace,
+          commandDirectory: entry.commandDirectory)
+        for problem in problems { logger.warning("\(problem)") }
+        loaded += 1
+      } catch {
+        logger.error("a registered declaration file no longer loads", metadata: ["name": "\(entry.name)", "error": "\(error)"])
+      }
+    }
+    return loaded
+  }
+}
+
+/// Writing a file so that a crash leaves the old contents or the new, never a mix.
+enum DurableFile {
+  /// Writes `contents` beside `url`, flushes it to disk, renames it over `url` and flushes
+  /// the directory.
+  static func replace(_ url: URL, with contents: Data) throws {
+    let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).new")
+    guard FileManager.default.createFile(atPath: staging.path, contents: contents, attributes: [.posixPermissions: 0o600]),
+      let handle = FileHandle(forWritingAtPath: staging.path)
+    else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: staging.path])
+    }
+    do {
+      try handle.synchronize()
+      try handle.close()
+      guard rename(staging.path, url.path) == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: staging)
+      throw error
+    }
+    if let directory = FileHandle(forReadingAtPath: url.deletingLastPathComponent().path) {
+      try? directory.synchronize()
+      try? directory.close()
+    }
+  }
+}
