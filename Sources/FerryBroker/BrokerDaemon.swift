@@ -133,6 +133,7 @@ public enum BrokerDaemon {
     let server = try await BrokerSocketServer.bind(serverConfiguration)
     logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
     let serving = Task { try await server.serve() }
+    ServiceReadiness.notifyReady(status: "serving \(server.path)")
     await SignalWaiter.waitForTermination()
     logger.info("stopping")
     bridgeTasks.forEach { $0.cancel() }
