@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import Foundation
 import Logging
 import Pasteboard
