@@ -80,7 +80,7 @@ final class X11Session {
       owner.handleDestroyed(window)
     case .ownerChange(let change):
       let published = SelectionOwnerChange(
-        selection: connection.name(change.selection) ?? "",
+        selection: connection.selection(named: change.selection) ?? "",
         kind: SelectionOwnerChange.Kind(change.kind),
         owner: change.owner, isOwnedByThisProcess: change.owner == window, time: change.time)
       // A stream hears only of its own selections, whatever others watch on this connection.

@@ -77,7 +77,7 @@ final class DragSource {
     } catch let error as X11Error {
       throw .ownership(error)
     } catch {
-      throw .ownership(.ownershipRefused("XdndSelection"))
+      throw .ownership(.ownershipRefused(.xdnd))
     }
     connection.setProperty(
       of: session.window, connection.atoms.xdndTypeList, type: .atom,

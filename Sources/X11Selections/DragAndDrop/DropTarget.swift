@@ -150,7 +150,7 @@ final class DropTarget {
     let connection = session.connection
     let wanted = Set(connection.names(types).compactMap { $0 })
     let offered = connection.names(offeredTypes).compactMap { $0 }
-    let offer = SelectionOffer(selection: "XdndSelection", advertised: offered)
+    let offer = SelectionOffer(selection: .xdnd, advertised: offered)
     // Every wanted target is read, two of one type too: a drop reports what each carried.
     let targets = offered.filter(wanted.contains).compactMap { name in
       UTType(tag: name, tagClass: .x11Target, conformingTo: nil).map { SelectionOffer.Target(name: name, type: $0) }

@@ -75,11 +75,11 @@ final class SelectionOwnerService {
   ) throws -> XTimestamp {
     let time = session.serverTime()
     if onlyIfUnowned, connection.selectionOwner(selection) != .none {
-      throw X11Error.ownershipRefused(connection.name(selection) ?? "selection")
+      throw X11Error.ownershipRefused(connection.selection(named: selection) ?? "selection")
     }
     connection.setSelectionOwner(selection, session.window, time: time)
     guard connection.selectionOwner(selection) == session.window else {
-      throw X11Error.ownershipRefused(connection.name(selection) ?? "selection")
+      throw X11Error.ownershipRefused(connection.selection(named: selection) ?? "selection")
     }
     let previous = ownerships[selection]
     ownerships[selection] = Ownership(item: item, time: time, targets: nil, onLost: onLost)
