@@ -140,8 +140,8 @@ final class X11Connection {
   }
 
   /// Selects events on a window of another client (per-client, so it does not disturb theirs).
-  func selectInput(_ window: XWindow, mask: Int) {
-    XSelectInput(display, Window(window.rawValue), mask)
+  func selectInput(_ window: XWindow, mask: XWindow.EventMask) {
+    XSelectInput(display, Window(window.rawValue), mask.rawValue)
   }
 
   func destroyWindow(_ window: XWindow) {
@@ -275,7 +275,7 @@ final class X11Connection {
 
   /// Sends a format-32 client message to `window`.
   func sendClientMessage(
-    to window: XWindow, about subject: XWindow? = nil, type: XAtom, data: [Int], mask: Int = 0
+    to window: XWindow, about subject: XWindow? = nil, type: XAtom, data: [Int], mask: XWindow.EventMask = []
   ) {
     var event = XEvent()
     event.xclient.type = ClientMessage
@@ -283,7 +283,7 @@ final class X11Connection {
     event.xclient.message_type = Atom(type.rawValue)
     event.xclient.format = 32
     for (index, value) in data.prefix(5).enumerated() { cx11_set_client_long(&event, Int32(index), value) }
-    XSendEvent(display, Window(window.rawValue), 0, mask, &event)
+    XSendEvent(display, Window(window.rawValue), 0, mask.rawValue, &event)
   }
 
   /// Watches a selection's owner changes through XFixes.

@@ -45,8 +45,8 @@ enum X11Event: Sendable {
     var y: Int
     var button: Int
     var time: XTimestamp
-    /// The modifier keys and buttons held (`ShiftMask`, `ControlMask`, `Button1Mask`, …).
-    var state: UInt32 = 0
+    /// The modifier keys and buttons held.
+    var state: Modifiers = []
   }
 
   case selectionRequest(SelectionRequest)

@@ -30,8 +30,6 @@ final class DragSource {
 
   /// The keysym of Escape (`XK_Escape` in keysymdef.h).
   private static let escapeKeysym: UInt = 0xff1b
-  private static let shiftMask: UInt32 = 1 << 0
-  private static let controlMask: UInt32 = 1 << 2
 
   unowned let session: X11Session
   let grabWindow: XWindow
@@ -158,8 +156,8 @@ final class DragSource {
   }
 
   /// The action the modifiers ask for, as GTK reads them.
-  private func action(for state: UInt32) -> DragAction {
-    switch (state & Self.shiftMask != 0, state & Self.controlMask != 0) {
+  private func action(for state: X11Event.Modifiers) -> DragAction {
+    switch (state.contains(.shift), state.contains(.control)) {
     case (true, true): .link
     case (true, false): .move
     case (false, true): .copy

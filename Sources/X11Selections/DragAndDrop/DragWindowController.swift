@@ -42,12 +42,10 @@ final class DragWindowController {
     self.types = types
     self.action = action
     self.continuation = continuation
-    // ButtonPressMask | ButtonReleaseMask | ButtonMotionMask
-    let pointerMask = (1 << 2) | (1 << 3) | (1 << 13)
     view = SimpleWindow(
       session: session, geometry: geometry, title: title,
       lines: Self.lines(entries: entries, dragging: nil, footer: "Nothing dragged yet."),
-      eventMask: pointerMask)
+      eventMask: [.buttonPress, .buttonRelease, .buttonMotion])
     let id = UUID()
     handlerID = id
     session.eventHandlers[id] = { event in self.handle(event) }  // kept alive until close() removes it

@@ -77,7 +77,8 @@ final class SimpleWindow {
   ///   - lines: What it shows first.
   ///   - eventMask: Events to select beyond exposure and structure.
   init(
-    session: X11Session, geometry: WindowGeometry?, title: String, lines: [Line], eventMask: Int = 0
+    session: X11Session, geometry: WindowGeometry?, title: String, lines: [Line],
+    eventMask: XWindow.EventMask = []
   ) {
     self.session = session
     let connection = session.connection
@@ -88,10 +89,9 @@ final class SimpleWindow {
     let frame = (geometry ?? WindowGeometry()).frame(
       defaultSize: preferred, screen: connection.screenSize)
     (width, height) = (frame.width, frame.height)
-    let exposureAndStructure = (1 << 15) | (1 << 17)  // ExposureMask | StructureNotifyMask
     window = connection.createTopLevelWindow(
       x: frame.x, y: frame.y, width: frame.width, height: frame.height,
-      eventMask: exposureAndStructure | eventMask)
+      eventMask: eventMask.union([.exposure, .structureNotify]))
     connection.describeTopLevelWindow(
       window, title: title, className: "ferry", x: frame.x, y: frame.y, width: frame.width,
       height: frame.height,

@@ -20,12 +20,14 @@ extension X11Connection {
   // MARK: Top-level windows
 
   /// Creates an unmapped top-level window: white, with a black border, selecting `eventMask`.
-  func createTopLevelWindow(x: Int, y: Int, width: Int, height: Int, eventMask: Int) -> XWindow {
+  func createTopLevelWindow(
+    x: Int, y: Int, width: Int, height: Int, eventMask: XWindow.EventMask
+  ) -> XWindow {
     let window = XCreateSimpleWindow(
       display, Window(root.rawValue), Int32(x), Int32(y), UInt32(max(width, 1)),
       UInt32(max(height, 1)), 1,
       XBlackPixel(display, screen), XWhitePixel(display, screen))
-    XSelectInput(display, window, eventMask)
+    XSelectInput(display, window, eventMask.rawValue)
     return XWindow(rawValue: UInt(window))
   }
 
