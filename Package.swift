@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
     .library(name: "Pasteboard", targets: ["Pasteboard"]),
     .library(name: "X11Selections", targets: ["X11Selections"]),
+    .library(name: "DragWindows", targets: ["DragWindows"]),
     .library(name: "FerryProtocol", targets: ["FerryProtocol"]),
     .library(name: "FerryClient", targets: ["FerryClient"]),
     .library(name: "FerryBroker", targets: ["FerryBroker"]),
@@ -33,6 +34,8 @@ let package = Package(
     .target(
       name: "X11Selections",
       dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads"]),
+    // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
+    .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
     .target(name: "FerryProtocol", dependencies: ["JSONText"]),
     .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText"]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
@@ -57,6 +60,7 @@ let package = Package(
       name: "ferry",
       dependencies: [
         "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "FerryProtocol", "X11Selections",
+        "DragWindows",
         "Pasteboard",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -108,10 +112,11 @@ let package = Package(
     .testTarget(
       name: "X11SelectionsTests",
       dependencies: [
-        "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
+        "X11Selections", "DragWindows", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
         "FerryTestSupport",
       ]
     ),
+    .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
     .testTarget(
       name: "FerryBrokerTests",
       dependencies: [

@@ -14,13 +14,18 @@ import Pasteboard
 /// window is: it owns `XdndSelection` (served by the same owner code as `CLIPBOARD`, which
 /// keeps answering while the drag waits) and holds `XdndTypeList`. The visible window holds
 /// the pointer and keyboard grabs.
-final class DragSource {
+///
+/// `package` for the drag windows of `DragWindows`, which start one on a press and a move.
+package final class DragSource {
   /// Why a drag could not start.
-  enum StartFailure: Error, CustomStringConvertible {
+  package enum StartFailure: Error, CustomStringConvertible {
+    /// `XdndSelection` could not be taken.
     case ownership(X11Error)
+    /// Another client holds the pointer.
     case pointerGrabbed
 
-    var description: String {
+    /// One line saying why.
+    package var description: String {
       switch self {
       case .ownership(let error): "\(error)"
       case .pointerGrabbed: "another client holds the pointer, so the drag cannot start"
@@ -51,12 +56,12 @@ final class DragSource {
   /// - Parameters:
   ///   - grabWindow: The visible window the press happened in.
   ///   - item: What the drop delivers.
-  ///   - types: The item's X targets, in order (``TargetTable``).
+  ///   - types: The item's X targets, in order (``targets(for:)``).
   ///   - action: The action asked for when no modifier is held (Shift: move, Ctrl+Shift: link).
   ///   - start: The motion that crossed the drag threshold.
   ///   - onEnd: Called once, on the X thread, when the drag is over.
   /// - Throws: ``StartFailure``.
-  init(
+  package init(
     session: X11Session, grabWindow: XWindow, item: PasteboardItem, types: [String],
     action: DragAction,
     start: X11Event.Pointer, onEnd: @escaping (DragOutcome) -> Void
@@ -90,11 +95,14 @@ final class DragSource {
     }
     // Without the keyboard, Escape cannot cancel; the drag still works.
     _ = connection.grabKeyboard(grabWindow, time: start.time)
-    let id = UUID()
-    handlerID = id
-    session.eventHandlers[id] = { event in self.handle(event) }  // kept alive until finish
+    handlerID = session.addEventHandler { event in self.handle(event) }  // kept alive until finish
     move(to: start)
     connection.flush()
+  }
+
+  /// The X targets a drag of `item` offers, in order: those the owner serves on `CLIPBOARD`.
+  package static func targets(for item: PasteboardItem) async -> [String] {
+    await TargetTable.make(for: item).entries.map(\.name)
   }
 
   // MARK: Events
@@ -224,7 +232,7 @@ final class DragSource {
 
   private func finish(_ outcome: DragOutcome) {
     let connection = session.connection
-    if let handlerID { session.eventHandlers[handlerID] = nil }
+    if let handlerID { session.removeEventHandler(handlerID) }
     handlerID = nil
     session.cancelTimer(deadline)
     session.cancelTimer(motionTimer)

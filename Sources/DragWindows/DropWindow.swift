@@ -1,0 +1,33 @@
+import X11Selections
+
+/// A window that takes drops from any X application, opened with
+/// ``X11Display/openDropWindow(title:geometry:pasteboard:)``.
+///
+/// ```swift
+/// let zone = try await display.openDropWindow(geometry: WindowGeometry("300x200+400+0"))
+/// for await event in zone.events {
+///   if case .dropped(let drop) = event { print(drop.uris) }
+/// }
+/// ```
+public final class DropWindow: Sendable {
+  /// The window's id (it has `XdndAware` = 5).
+  public let window: XWindow
+  /// What happens to the window: drags entering and leaving, drops, and the close. Ends when
+  /// the window closes or the display goes away.
+  public let events: AsyncStream<DropEvent>
+  private let thread: XThread
+  private let controller: XThreadBound<DropWindowController>
+
+  init(
+    window: XWindow, events: AsyncStream<DropEvent>, thread: XThread,
+    controller: XThreadBound<DropWindowController>
+  ) {
+    (self.window, self.events, self.thread, self.controller) = (window, events, thread, controller)
+  }
+
+  /// Destroys the window; ``events`` yields `DropEvent.closed` and ends.
+  public func close() {
+    let controller = self.controller
+    thread.submit { _ in controller.value.close() }
+  }
+}
