@@ -14,29 +14,22 @@ import X11Selections
 /// }
 /// ```
 public final class DragWindow: Sendable {
-  /// The window's id.
-  public let window: XWindow
   /// Drags starting and ending, and the close.
   public let events: AsyncStream<DragEvent>
-  private let thread: XThread
-  private let controller: XThreadBound<DragWindowController>
+  private let controller: ControllerHandle<DragWindowController>
 
-  init(
-    window: XWindow, events: AsyncStream<DragEvent>, thread: XThread,
-    controller: XThreadBound<DragWindowController>
-  ) {
-    (self.window, self.events, self.thread, self.controller) = (window, events, thread, controller)
+  /// The window's id.
+  public var window: XWindow { controller.window }
+
+  init(_ controller: ControllerHandle<DragWindowController>, events: AsyncStream<DragEvent>) {
+    (self.controller, self.events) = (controller, events)
   }
 
   /// Where each entry's box is on the screen now, in entry order: where to press to drag it.
   public func entryFrames() async throws -> [ScreenRectangle] {
-    let controller = self.controller
-    return try await thread.perform { _ in controller.value.entryFrames() }
+    try await controller.perform { $0.entryFrames() }
   }
 
   /// Destroys the window; ``events`` yields ``DragEvent/closed`` and ends.
-  public func close() {
-    let controller = self.controller
-    thread.submit { _ in controller.value.close() }
-  }
+  public func close() { controller.close() }
 }

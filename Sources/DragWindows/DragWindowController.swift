@@ -2,7 +2,7 @@ import X11Selections
 
 /// A window of draggable entries: a press on an entry and a move past the threshold start a
 /// ``DragSource`` for that entry's item. Lives on the X thread.
-final class DragWindowController {
+final class DragWindowController: WindowController {
   /// How far the pointer must move with the button down before a drag starts: GTK's default
   /// `gtk-dnd-drag-threshold`, so a click that wobbles is not a drag.
   static let threshold = 8

@@ -10,24 +10,18 @@ import X11Selections
 /// }
 /// ```
 public final class DropWindow: Sendable {
-  /// The window's id (it has `XdndAware` = 5).
-  public let window: XWindow
   /// What happens to the window: drags entering and leaving, drops, and the close. Ends when
   /// the window closes or the display goes away.
   public let events: AsyncStream<DropEvent>
-  private let thread: XThread
-  private let controller: XThreadBound<DropWindowController>
+  private let controller: ControllerHandle<DropWindowController>
 
-  init(
-    window: XWindow, events: AsyncStream<DropEvent>, thread: XThread,
-    controller: XThreadBound<DropWindowController>
-  ) {
-    (self.window, self.events, self.thread, self.controller) = (window, events, thread, controller)
+  /// The window's id (it has `XdndAware` = 5).
+  public var window: XWindow { controller.window }
+
+  init(_ controller: ControllerHandle<DropWindowController>, events: AsyncStream<DropEvent>) {
+    (self.controller, self.events) = (controller, events)
   }
 
   /// Destroys the window; ``events`` yields `DropEvent.closed` and ends.
-  public func close() {
-    let controller = self.controller
-    thread.submit { _ in controller.value.close() }
-  }
+  public func close() { controller.close() }
 }

@@ -3,7 +3,7 @@ import X11Selections
 
 /// A window that takes drops: a ``SimpleWindow`` whose XDND messages go to a `DropTarget`,
 /// and which says what the last drop held. Lives on the X thread.
-final class DropWindowController {
+final class DropWindowController: WindowController {
   static let introduction = [
     SimpleWindow.Line(text: "Drop files or text here."),
     SimpleWindow.Line(text: "Each drop goes to the drag pasteboard."),

@@ -21,17 +21,12 @@ extension X11Display {
     title: String = "ferry drop", geometry: WindowGeometry? = nil,
     pasteboard: Pasteboard? = Pasteboard.drag
   ) async throws -> DropWindow {
-    let (events, continuation) = AsyncStream<DropEvent>.makeStream()
-    onConnectionLost { continuation.finish() }
-    let thread = xThread
-    let (window, controller) = try await thread.perform { session in
-      let controller = DropWindowController(
+    let (controller, events) = try await ControllerHandle.open(on: self) { session, continuation in
+      DropWindowController(
         session: session, geometry: geometry, title: title, pasteboard: pasteboard,
         continuation: continuation)
-      session.connection.roundTrip()
-      return (controller.view.window, XThreadBound(controller))
     }
-    return DropWindow(window: window, events: events, thread: thread, controller: controller)
+    return DropWindow(controller, events: events)
   }
 
   /// Opens a window with one draggable entry per element of `entries`.
@@ -56,18 +51,12 @@ extension X11Display {
     for entry in entries {
       types.append(await DragSource.targets(for: entry.item))
     }
-    let (events, continuation) = AsyncStream<DragEvent>.makeStream()
-    onConnectionLost { continuation.finish() }
     let targetNames = types
-    let thread = xThread
-    let (window, controller) = try await thread.perform { session in
-      let controller = DragWindowController(
+    let (controller, events) = try await ControllerHandle.open(on: self) { session, continuation in
+      DragWindowController(
         session: session, entries: entries, types: targetNames, geometry: geometry, title: title,
-        action: action,
-        continuation: continuation)
-      session.connection.roundTrip()
-      return (controller.view.window, XThreadBound(controller))
+        action: action, continuation: continuation)
     }
-    return DragWindow(window: window, events: events, thread: thread, controller: controller)
+    return DragWindow(controller, events: events)
   }
 }
