@@ -23,7 +23,7 @@ package enum X11Event: Sendable {
 
   /// What XFixes reports about a selection's owner.
   package struct OwnerChange: Sendable {
-    package enum Kind: Int32, Sendable { case newOwner = 0, windowDestroyed = 1, clientClosed = 2 }
+    enum Kind: Int32, Sendable { case newOwner = 0, windowDestroyed = 1, clientClosed = 2 }
     var kind: Kind
     var selection: XAtom
     var owner: XWindow
