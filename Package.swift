@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
     .library(name: "Pasteboard", targets: ["Pasteboard"]),
     .library(name: "X11Selections", targets: ["X11Selections"]),
+    .library(name: "DragWindows", targets: ["DragWindows"]),
+    .library(name: "FerryProtocol", targets: ["FerryProtocol"]),
     .library(name: "FerryClient", targets: ["FerryClient"]),
     .library(name: "FerryBroker", targets: ["FerryBroker"]),
     .executable(name: "ferry", targets: ["ferry"]),
@@ -32,13 +34,16 @@ let package = Package(
     .target(
       name: "X11Selections",
       dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads"]),
-    .target(name: "FerryClient", dependencies: ["JSONText"]),
+    // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
+    .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
+    .target(name: "FerryProtocol", dependencies: ["JSONText"]),
+    .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText"]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     .target(
       name: "FerryBroker",
       dependencies: [
-        "FerryClient", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
+        "FerryProtocol", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
@@ -54,7 +59,8 @@ let package = Package(
     .executableTarget(
       name: "ferry",
       dependencies: [
-        "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "X11Selections",
+        "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "FerryProtocol", "X11Selections",
+        "DragWindows",
         "Pasteboard",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -106,14 +112,15 @@ let package = Package(
     .testTarget(
       name: "X11SelectionsTests",
       dependencies: [
-        "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
+        "X11Selections", "DragWindows", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
         "FerryTestSupport",
       ]
     ),
+    .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
     .testTarget(
       name: "FerryBrokerTests",
       dependencies: [
-        "FerryBroker", "FerryClient", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
+        "FerryBroker", "FerryClient", "FerryProtocol", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
         "pbcopy", "pbpaste", "ferry", "KeeperProbe",
       ]
     ),

@@ -51,7 +51,7 @@ func startXclipOwner(_ display: X11Display) async throws -> PeerProcess {
   let owner = try PeerProcess(
     ["/bin/sh", "-c", "exec xclip -i -quiet -selection clipboard -t \(target) < \(payload.path)"], display: xvfb.name)
   let owned = await Deadline.wait(for: .seconds(20)) {
-    (try? await display.owner(of: "CLIPBOARD")) ?? .none != .none
+    (try? await display.owner(of: .clipboard)) ?? .none != .none
   }
   guard owned else { fatalError("xclip did not take the selection") }
   return owner
@@ -63,7 +63,7 @@ func timeFerryRead(_ display: X11Display) async throws -> Double {
   defer { close(devNull) }
   let clock = ContinuousClock()
   let start = clock.now
-  let reply = try await display.read("CLIPBOARD", target: target, into: .fileDescriptor(devNull), stepTimeout: .seconds(10))
+  let reply = try await display.read(.clipboard, target: target, into: .fileDescriptor(devNull), stepTimeout: .seconds(10))
   guard reply.byteCount == size else { fatalError("Ferry read \(reply.byteCount) bytes") }
   return seconds(clock.now - start)
 }
@@ -78,12 +78,12 @@ var xclipReads: [Double] = []
 
 for _ in 0..<runs {
   // Ferry serves, xclip reads.
-  try await display.own("CLIPBOARD", item: PasteboardItem(representations: [.file(payload, type: .data)]))
+  try await display.own(.clipboard, item: PasteboardItem(representations: [.file(payload, type: .data)]))
   ferryServes.append(try timeXclipRead())
   // The same, read by a fast reader (another connection of Ferry's): xclip -o's own reading
   // speed bounds the row above, whoever serves.
   ferryServesFerryReads.append(try await timeFerryRead(reader))
-  await display.disown("CLIPBOARD")
+  await display.disown(.clipboard)
 
   // xclip serves, xclip reads.
   var owner = try await startXclipOwner(display)

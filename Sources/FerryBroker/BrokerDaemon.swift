@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import Foundation
 import Logging
 import Pasteboard
@@ -90,11 +90,11 @@ public enum BrokerDaemon {
     var bindings: [Pasteboard.Name: SelectionBinding] = [:]
     if let display {
       let general = SelectionBinding(
-        pasteboard: .general, selection: "CLIPBOARD", display: display,
+        pasteboard: .general, selection: .clipboard, display: display,
         byteBudget: configuration.captureLimit, logger: logger)
       // PRIMARY changes with every selection drag: record its targets, read its data on request.
       let primary = SelectionBinding(
-        pasteboard: .primary, selection: "PRIMARY", display: display, byteBudget: 0, logger: logger)
+        pasteboard: .primary, selection: .primary, display: display, byteBudget: 0, logger: logger)
       bindings = [.general: general, .primary: primary]
       bridgeTasks.append(Task { await general.run() })
       bridgeTasks.append(Task { await primary.run() })

@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import Foundation
 import NIOCore
 import NIOPosix
@@ -148,7 +148,7 @@ extension BrokerSocketConnection {
   /// pasteboard as it was at that change count.
   mutating func watch(_ request: WatchRequest) async throws {
     var names: [Pasteboard.Name] = []
-    for name in request.pasteboards ?? FerryProtocol.defaultWatchedPasteboards {
+    for name in request.pasteboards ?? WireProtocol.defaultWatchedPasteboards {
       let name = try Self.pasteboardName(name)
       if !names.contains(name) { names.append(name) }
     }

@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import Foundation
 import NIOCore
 import NIOPosix

@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import Foundation
 import Logging
 import NIOCore
@@ -105,15 +105,15 @@ struct BrokerSocketConnection {
     guard frame.kind == .request, let hello = try? frame.decodeJSON(HelloRequest.self),
       hello.op == .hello
     else {
-      throw ProtocolFailure.fatal(.badRequest, "the first frame must be REQUEST {\"op\":\"hello\",\"version\":\(FerryProtocol.version)}")
+      throw ProtocolFailure.fatal(.badRequest, "the first frame must be REQUEST {\"op\":\"hello\",\"version\":\(WireProtocol.version)}")
     }
-    guard hello.version == FerryProtocol.version else {
+    guard hello.version == WireProtocol.version else {
       throw ProtocolFailure.fatal(
         .unsupportedVersion,
-        "protocol version \(hello.version) is not supported; this broker speaks version \(FerryProtocol.version)")
+        "protocol version \(hello.version) is not supported; this broker speaks version \(WireProtocol.version)")
     }
     if let client = hello.client { logger[metadataKey: "client"] = "\(client)" }
-    try await send(.response, HelloResponse(version: FerryProtocol.version, pid: getpid()))
+    try await send(.response, HelloResponse(version: WireProtocol.version, pid: getpid()))
   }
 
   private mutating func handle(_ frame: Frame) async throws {
@@ -237,7 +237,7 @@ struct BrokerSocketConnection {
 
   /// The pasteboard a request names, `general` when it names none.
   static func pasteboardName(_ name: String?) throws(ProtocolFailure) -> Pasteboard.Name {
-    let name = name ?? FerryProtocol.defaultPasteboard
+    let name = name ?? WireProtocol.defaultPasteboard
     guard !name.isEmpty, name.utf8.count <= 255,
       !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else {

@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import NIOCore
 
 /// The NIO face of ``FrameDecoder``: turns the bytes of a connection into ``Frame``s.

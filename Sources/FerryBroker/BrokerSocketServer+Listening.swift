@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import NIOCore
 import NIOPosix
 

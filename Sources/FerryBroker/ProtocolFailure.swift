@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import Pasteboard
 
 /// A request the broker answers with an ERROR frame.

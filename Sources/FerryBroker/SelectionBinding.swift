@@ -33,7 +33,7 @@ final class SelectionBinding: Sendable {
   }
 
   let pasteboard: Pasteboard
-  let selection: String
+  let selection: Selection
   let display: X11Display
   let byteBudget: Int
   let logger: Logger
@@ -48,7 +48,7 @@ final class SelectionBinding: Sendable {
   /// How long each step of a capture may take: the owner's answer, each INCR chunk.
   static let captureStepTimeout: Duration = .seconds(2)
 
-  init(pasteboard: Pasteboard, selection: String, display: X11Display, byteBudget: Int, logger: Logger) {
+  init(pasteboard: Pasteboard, selection: Selection, display: X11Display, byteBudget: Int, logger: Logger) {
     self.pasteboard = pasteboard
     self.selection = selection
     self.display = display

@@ -1,5 +1,5 @@
 import Dispatch
-import FerryClient
+import FerryProtocol
 import Synchronization
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@
 #else
   import Foundation
 #endif
+import FerryProtocol
 import JSONText
 #if canImport(Glibc)
   import Glibc
@@ -113,11 +114,11 @@ public final class BrokerClient {
     default: throw protocolViolation("\(frame.kind) frame instead of an answer to hello")
     }
     let answer = try compact(frame, HelloResponse.init(compact:))
-    guard answer.version == FerryProtocol.version else {
+    guard answer.version == WireProtocol.version else {
       close()
       throw BrokerClientError(
         code: .unsupportedVersion,
-        message: "the broker speaks protocol version \(answer.version), this client \(FerryProtocol.version)")
+        message: "the broker speaks protocol version \(answer.version), this client \(WireProtocol.version)")
     }
     hello = answer
   }
@@ -180,7 +181,7 @@ public final class BrokerClient {
   ///   connection failures.
   @discardableResult
   public func write(
-    _ representations: [Representation], to pasteboard: String = FerryProtocol.defaultPasteboard,
+    _ representations: [Representation], to pasteboard: String = WireProtocol.defaultPasteboard,
     options: [ItemOption] = [], expires: Double? = nil
   ) throws(BrokerClientError) -> Int {
     let request = WriteRequest(
@@ -207,7 +208,7 @@ public final class BrokerClient {
   ///   `timeout`, `io` when `descriptor` fails (the connection is closed).
   @discardableResult
   public func read(
-    types: [String], from pasteboard: String = FerryProtocol.defaultPasteboard,
+    types: [String], from pasteboard: String = WireProtocol.defaultPasteboard,
     into descriptor: Int32
   ) throws(BrokerClientError) -> String {
     // A spooled representation is copied from the broker's file inside the kernel; when that
@@ -223,7 +224,7 @@ public final class BrokerClient {
   /// - Returns: The type served and its bytes.
   /// - Throws: ``BrokerClientError`` as ``read(types:from:into:)``.
   public func read(
-    types: [String], from pasteboard: String = FerryProtocol.defaultPasteboard
+    types: [String], from pasteboard: String = WireProtocol.defaultPasteboard
   ) throws(BrokerClientError) -> (type: String, data: Data) {
     var data = Data()
     let answer = try requestRead(types, from: pasteboard, inPlace: nil) { bytes in data.append(contentsOf: bytes) }
@@ -247,7 +248,7 @@ public final class BrokerClient {
 
   /// What a pasteboard holds: its types, stored and converted, its change count, whether it
   /// is concealed.
-  public func types(of pasteboard: String = FerryProtocol.defaultPasteboard)
+  public func types(of pasteboard: String = WireProtocol.defaultPasteboard)
     throws(BrokerClientError) -> PasteboardState
   {
     try send(.json(.request, TypesRequest(pasteboard: pasteboard)))
@@ -291,7 +292,7 @@ public final class BrokerClient {
   ///
   /// - Returns: The pasteboard's new change count.
   @discardableResult
-  public func clear(_ pasteboard: String = FerryProtocol.defaultPasteboard)
+  public func clear(_ pasteboard: String = WireProtocol.defaultPasteboard)
     throws(BrokerClientError) -> Int
   {
     try send(.json(.request, ClearRequest(pasteboard: pasteboard)))

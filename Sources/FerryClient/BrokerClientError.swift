@@ -1,3 +1,5 @@
+import FerryProtocol
+
 /// Why a call to the broker failed: an ERROR frame from the broker, or a failure on this
 /// side (no broker, a timeout, a connection lost), with the exit status a command-line tool
 /// should end with.

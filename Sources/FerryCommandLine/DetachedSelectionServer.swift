@@ -25,9 +25,9 @@ public enum DetachedSelectionServer {
   /// - Throws: ``CommandFailure`` (status 3 without a display, 4 when the child does not
   ///   report in time).
   public static func spawn(
-    selection: String, display: String?, representations: [(UTType, Data)], concealed: Bool
+    selection: Selection, display: String?, representations: [(UTType, Data)], concealed: Bool
   ) throws {
-    var arguments = [executablePath(), flag, selection, display ?? ""]
+    var arguments = [executablePath(), flag, selection.rawValue, display ?? ""]
     arguments.append(concealed ? "concealed" : "plain")
     arguments += representations.map { "\($0.0.identifier)=\($0.1.count)" }
     var data: [Int32] = [0, 0]
@@ -137,7 +137,7 @@ public enum DetachedSelectionServer {
       report("bad server arguments")
       exit(2)
     }
-    let selection = arguments[0]
+    let selection = Selection(rawValue: arguments[0])
     let display = arguments[1].isEmpty ? nil : arguments[1]
     let concealed = arguments[2] == "concealed"
     var representations: [PasteboardRepresentation] = []

@@ -17,13 +17,13 @@ import X11Selections
 /// directly is streamed to the output as it arrives.
 public struct DirectSelection: Sendable {
   let display: X11Display
-  let selection: String
+  let selection: Selection
   let stepTimeout: Duration
 
   /// Opens the display for `selection`.
   ///
   /// - Throws: ``CommandFailure`` with status 3 when there is no display.
-  public init(selection: String, displayName: String?, stepTimeout: Duration) throws {
+  public init(selection: Selection, displayName: String?, stepTimeout: Duration) throws {
     do {
       display = try X11Display(name: displayName)
     } catch {
@@ -106,7 +106,7 @@ public struct DirectSelection: Sendable {
       status: .nothingAvailable)
   }
 
-  static func failure(_ error: X11Error, selection: String) -> CommandFailure {
+  static func failure(_ error: X11Error, selection: Selection) -> CommandFailure {
     switch error {
     case .noOwner: CommandFailure("nothing to paste: nobody owns \(selection)", status: .nothingAvailable)
     case .timedOut: CommandFailure("the owner of \(selection) did not answer in time", status: .timeout)

@@ -1,11 +1,13 @@
+import X11Selections
+
 /// The X selection a pasteboard is published on.
 public enum SelectionName {
   /// `general` → `CLIPBOARD`, `primary` → `PRIMARY`; other pasteboards have no selection.
-  public static func forPasteboard(_ name: String) -> String? {
+  public static func forPasteboard(_ name: String) -> Selection? {
     switch name {
-    case "general", "clipboard": "CLIPBOARD"
-    case "primary": "PRIMARY"
-    case "secondary": "SECONDARY"
+    case "general", "clipboard": .clipboard
+    case "primary": .primary
+    case "secondary": .secondary
     default: nil
     }
   }

@@ -11,9 +11,8 @@ struct Atoms {
     "INSERT_SELECTION", "INSERT_PROPERTY", "FERRY_TIMESTAMP", "FERRY_MULTIPLE",
     "XdndSelection", "XdndAware", "XdndProxy", "XdndEnter", "XdndPosition", "XdndStatus",
     "XdndLeave", "XdndDrop", "XdndFinished", "XdndTypeList", "XdndActionCopy", "XdndActionMove",
-    "XdndActionLink", "XdndActionAsk", "XdndActionPrivate", "_NET_WM_NAME", "_NET_WM_PID",
-    "WM_PROTOCOLS", "WM_DELETE_WINDOW", "text/uri-list", "text/plain;charset=utf-8",
-    "text/plain",
+    "XdndActionLink", "XdndActionAsk", "XdndActionPrivate", "text/uri-list",
+    "text/plain;charset=utf-8", "text/plain",
   ]
 
   let clipboard, targets, multiple, timestamp, atomPair, incr, delete, null: XAtom
@@ -21,8 +20,8 @@ struct Atoms {
   let insertSelection, insertProperty, ferryTimestamp, ferryMultiple: XAtom
   let xdndSelection, xdndAware, xdndProxy, xdndEnter, xdndPosition, xdndStatus: XAtom
   let xdndLeave, xdndDrop, xdndFinished, xdndTypeList, xdndActionCopy, xdndActionMove: XAtom
-  let xdndActionLink, xdndActionAsk, xdndActionPrivate, netWMName, netWMPID: XAtom
-  let wmProtocols, wmDeleteWindow, uriList, utf8MIMEText, plainMIMEText: XAtom
+  let xdndActionLink, xdndActionAsk, xdndActionPrivate: XAtom
+  let uriList, utf8MIMEText, plainMIMEText: XAtom
 
   init(_ atoms: [XAtom]) {
     precondition(atoms.count == Self.names.count)
@@ -37,9 +36,7 @@ struct Atoms {
       (next(), next(), next(), next(), next(), next())
     (xdndLeave, xdndDrop, xdndFinished, xdndTypeList, xdndActionCopy, xdndActionMove) =
       (next(), next(), next(), next(), next(), next())
-    (xdndActionLink, xdndActionAsk, xdndActionPrivate, netWMName, netWMPID) =
-      (next(), next(), next(), next(), next())
-    (wmProtocols, wmDeleteWindow, uriList, utf8MIMEText, plainMIMEText) =
-      (next(), next(), next(), next(), next())
+    (xdndActionLink, xdndActionAsk, xdndActionPrivate) = (next(), next(), next())
+    (uriList, utf8MIMEText, plainMIMEText) = (next(), next(), next())
   }
 }

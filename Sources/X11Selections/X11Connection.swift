@@ -12,9 +12,13 @@ import FoundationEssentials
 ///
 /// Every Xlib call of the module goes through here, so protocol errors are collected in one
 /// place and the rest of the module never sees a `Display *`.
-final class X11Connection {
-  let display: OpaquePointer
-  let root: XWindow
+///
+/// `package` for `DragWindows`, whose windows draw with Xlib on this connection, on its thread.
+package final class X11Connection {
+  /// The Xlib `Display *`, for drawing calls on the X thread.
+  package let display: OpaquePointer
+  /// The root window of the default screen.
+  package let root: XWindow
   let fileDescriptor: Int32
   /// The largest property payload one request may carry, in bytes.
   let maximumRequestBytes: Int
@@ -73,7 +77,7 @@ final class X11Connection {
   // MARK: Atoms
 
   /// The atom for `name`, interned if needed (one round trip the first time).
-  func atom(_ name: String) -> XAtom {
+  package func atom(_ name: String) -> XAtom {
     if let known = atomsByName[name] { return known }
     let atom = XAtom(rawValue: UInt(XInternAtom(display, name, 0)))
     atomsByName[name] = atom
@@ -82,7 +86,7 @@ final class X11Connection {
   }
 
   /// The atoms for `names`, interning those not yet known in one round trip.
-  func atoms(_ names: [String]) -> [XAtom] {
+  package func atoms(_ names: [String]) -> [XAtom] {
     let unknown = Array(Set(names.filter { atomsByName[$0] == nil }))
     if !unknown.isEmpty {
       var interned = [Atom](repeating: 0, count: unknown.count)
@@ -140,11 +144,12 @@ final class X11Connection {
   }
 
   /// Selects events on a window of another client (per-client, so it does not disturb theirs).
-  func selectInput(_ window: XWindow, mask: Int) {
-    XSelectInput(display, Window(window.rawValue), mask)
+  func selectInput(_ window: XWindow, mask: XWindow.EventMask) {
+    XSelectInput(display, Window(window.rawValue), mask.rawValue)
   }
 
-  func destroyWindow(_ window: XWindow) {
+  /// Destroys a window of this connection.
+  package func destroyWindow(_ window: XWindow) {
     XDestroyWindow(display, Window(window.rawValue))
   }
 
@@ -218,7 +223,7 @@ final class X11Connection {
   }
 
   /// Replaces (or appends to) a property with format-8 bytes.
-  func setProperty(
+  package func setProperty(
     of window: XWindow, _ property: XAtom, type: XAtom, bytes: UnsafeRawBufferPointer, append: Bool = false
   ) {
     let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -228,7 +233,7 @@ final class X11Connection {
   }
 
   /// Replaces a property with format-32 values (atoms, windows, integers), written as C longs.
-  func setProperty(of window: XWindow, _ property: XAtom, type: XAtom, values: [UInt]) {
+  package func setProperty(of window: XWindow, _ property: XAtom, type: XAtom, values: [UInt]) {
     var longs = values.map { CLong(bitPattern: $0) }
     longs.withUnsafeMutableBytes { raw in
       XChangeProperty(
@@ -275,7 +280,7 @@ final class X11Connection {
 
   /// Sends a format-32 client message to `window`.
   func sendClientMessage(
-    to window: XWindow, about subject: XWindow? = nil, type: XAtom, data: [Int], mask: Int = 0
+    to window: XWindow, about subject: XWindow? = nil, type: XAtom, data: [Int], mask: XWindow.EventMask = []
   ) {
     var event = XEvent()
     event.xclient.type = ClientMessage
@@ -283,7 +288,7 @@ final class X11Connection {
     event.xclient.message_type = Atom(type.rawValue)
     event.xclient.format = 32
     for (index, value) in data.prefix(5).enumerated() { cx11_set_client_long(&event, Int32(index), value) }
-    XSendEvent(display, Window(window.rawValue), 0, mask, &event)
+    XSendEvent(display, Window(window.rawValue), 0, mask.rawValue, &event)
   }
 
   /// Watches a selection's owner changes through XFixes.
@@ -295,7 +300,8 @@ final class X11Connection {
 
   // MARK: Flow
 
-  func flush() { XFlush(display) }
+  /// Sends the requests made so far.
+  package func flush() { XFlush(display) }
 
   /// Waits until the server has handled every request, and returns the errors they raised.
   @discardableResult
@@ -305,6 +311,10 @@ final class X11Connection {
   }
 
   func takeErrors() -> [ErrorTrap.Captured] { ErrorTrap.take(for: display) }
+
+  /// Waits until the server has handled every request made so far, dropping the errors
+  /// they raised: for requests nothing checks, such as a new window's.
+  package func roundTrip() { sync() }
 
   /// The serial number the next request will get: errors with this serial or later belong to
   /// requests made from now on.

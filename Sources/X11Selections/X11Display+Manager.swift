@@ -10,7 +10,7 @@ extension X11Display {
   /// ```swift
   /// try await display.becomeClipboardManager { targets in
   ///   let item = await copyClipboard(targets)   // reads from the exiting owner
-  ///   return (try? await display.own("CLIPBOARD", item: item)) != nil
+  ///   return (try? await display.own(.clipboard, item: item)) != nil
   /// }
   /// ```
   ///

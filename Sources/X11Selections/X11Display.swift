@@ -15,9 +15,9 @@ import UniformTypeIdentifiers
 ///
 /// ```swift
 /// let display = try X11Display()                       // $DISPLAY
-/// try await display.own("CLIPBOARD", item: item)       // xclip -o now pastes the item
-/// let text = try await display.read("PRIMARY", target: "UTF8_STRING")
-/// for await change in display.ownerChanges(of: ["CLIPBOARD"]) { print(change) }
+/// try await display.own(.clipboard, item: item)        // xclip -o now pastes the item
+/// let text = try await display.read(.primary, target: "UTF8_STRING")
+/// for await change in display.ownerChanges(of: [.clipboard]) { print(change) }
 /// ```
 ///
 /// One thread owns the connection and makes every Xlib call; the methods here hand it work
@@ -87,7 +87,7 @@ public final class X11Display: Sendable {
   /// - Throws: ``X11Error/ownershipRefused(_:)``, also when `onlyIfUnowned` and it is owned.
   @discardableResult
   public func own(
-    _ selection: String, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void = {}
+    _ selection: Selection, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void = {}
   ) async throws -> XTimestamp {
     try await loop.perform { session in
       try session.owner.own(session.connection.atom(selection), item: item, onlyIfUnowned: onlyIfUnowned, onLost: onLost)
@@ -95,7 +95,7 @@ public final class X11Display: Sendable {
   }
 
   /// Gives `selection` up, if owned.
-  public func disown(_ selection: String) async {
+  public func disown(_ selection: Selection) async {
     try? await loop.perform { session in
       session.owner.disown(session.connection.atom(selection))
       session.connection.flush()
@@ -103,7 +103,7 @@ public final class X11Display: Sendable {
   }
 
   /// Whether this connection owns `selection`.
-  public func owns(_ selection: String) async throws -> Bool {
+  public func owns(_ selection: Selection) async throws -> Bool {
     try await loop.perform { session in
       let atom = session.connection.atom(selection)
       return session.owner.ownerships[atom] != nil && session.connection.selectionOwner(atom) == session.window
@@ -111,7 +111,7 @@ public final class X11Display: Sendable {
   }
 
   /// The window owning `selection`, or `.none`.
-  public func owner(of selection: String) async throws -> XWindow {
+  public func owner(of selection: Selection) async throws -> XWindow {
     try await loop.perform { $0.connection.selectionOwner($0.connection.atom(selection)) }
   }
 
@@ -130,7 +130,7 @@ public final class X11Display: Sendable {
   /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/refused(selection:target:)``,
   ///   ``X11Error/timedOut(_:)``, ``X11Error/tooLarge(limit:)`` or ``X11Error/connectionLost``.
   public func read(
-    _ selection: String, target: String, into sink: SelectionSink = .memory,
+    _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
   ) async throws -> SelectionData {
     try await loop.read(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit)
@@ -142,7 +142,7 @@ public final class X11Display: Sendable {
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
   public func readWaiting(
-    _ selection: String, target: String, into sink: SelectionSink = .memory,
+    _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
   ) throws -> SelectionData {
     let outcome = Mutex<Result<SelectionData, any Error>?>(nil)
@@ -161,7 +161,7 @@ public final class X11Display: Sendable {
   /// ``SelectionOffer/wellKnownTargets`` only.
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
-  public func targets(of selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> [String] {
+  public func targets(of selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> [String] {
     // 4 bytes an atom; the cap keeps a hostile list from costing more than a glance, and
     // atoms past it are compared, not named, so UTF8_STRING at the end of a long list is kept.
     let reply = try await read(selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
@@ -184,7 +184,7 @@ public final class X11Display: Sendable {
   /// Latin-1 `STRING`, as the owner offers them.
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:)``.
-  public func readText(_ selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> String {
+  public func readText(_ selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> String {
     for target in ["UTF8_STRING", "COMPOUND_TEXT", "STRING"] {
       let reply: SelectionData
       do {
@@ -206,7 +206,7 @@ public final class X11Display: Sendable {
 
   /// Owner changes of `selections` (new owner, owner window destroyed, owner client closed),
   /// as XFixes reports them, this process's own included.
-  public func ownerChanges(of selections: [String] = ["CLIPBOARD", "PRIMARY"]) -> AsyncStream<SelectionOwnerChange> {
+  public func ownerChanges(of selections: [Selection] = [.clipboard, .primary]) -> AsyncStream<SelectionOwnerChange> {
     let (stream, continuation) = AsyncStream<SelectionOwnerChange>.makeStream()
     let id = UUID()
     loop.submit { session in

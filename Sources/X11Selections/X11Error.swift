@@ -35,11 +35,11 @@ public enum X11Error: Error, CustomStringConvertible, Sendable, Equatable {
   /// A required extension is missing.
   case missingExtension(String)
   /// Ownership of a selection could not be taken.
-  case ownershipRefused(String)
+  case ownershipRefused(Selection)
   /// The selection has no owner.
-  case noOwner(String)
+  case noOwner(Selection)
   /// The owner refused to convert the selection to the target.
-  case refused(selection: String, target: String)
+  case refused(selection: Selection, target: String)
   /// The peer did not answer within the deadline.
   case timedOut(String)
   /// The peer sent something malformed.

@@ -51,7 +51,7 @@ extension X11Event {
       let pointer = Pointer(
         window: XWindow(rawValue: UInt(button.window)), rootX: Int(button.x_root), rootY: Int(button.y_root),
         x: Int(button.x), y: Int(button.y), button: Int(button.button),
-        time: XTimestamp(rawValue: UInt(button.time)), state: button.state)
+        time: XTimestamp(rawValue: UInt(button.time)), state: Modifiers(rawValue: button.state))
       self = type == ButtonPress ? .buttonPress(pointer) : .buttonRelease(pointer)
     case MotionNotify:
       let motion = event.xmotion
@@ -59,7 +59,7 @@ extension X11Event {
         Pointer(
           window: XWindow(rawValue: UInt(motion.window)), rootX: Int(motion.x_root), rootY: Int(motion.y_root),
           x: Int(motion.x), y: Int(motion.y), button: 0, time: XTimestamp(rawValue: UInt(motion.time)),
-          state: motion.state))
+          state: Modifiers(rawValue: motion.state)))
     case KeyPress:
       let key = event.xkey
       self = .keyPress(

@@ -1,7 +1,9 @@
 /// An X event, decoded once from Xlib's union into what the protocols need.
-enum X11Event: Sendable {
+///
+/// `package` for the windows of `DragWindows`, which take their own events on the X thread.
+package enum X11Event: Sendable {
   /// Someone asks the owner of `selection` to convert it to `target` into `property`.
-  struct SelectionRequest: Sendable {
+  package struct SelectionRequest: Sendable {
     var owner: XWindow
     var requestor: XWindow
     var selection: XAtom
@@ -11,7 +13,7 @@ enum X11Event: Sendable {
   }
 
   /// The answer to a conversion request; `property == .none` is a refusal.
-  struct SelectionNotify: Sendable {
+  package struct SelectionNotify: Sendable {
     var requestor: XWindow
     var selection: XAtom
     var target: XAtom
@@ -20,7 +22,7 @@ enum X11Event: Sendable {
   }
 
   /// What XFixes reports about a selection's owner.
-  struct OwnerChange: Sendable {
+  package struct OwnerChange: Sendable {
     enum Kind: Int32, Sendable { case newOwner = 0, windowDestroyed = 1, clientClosed = 2 }
     var kind: Kind
     var selection: XAtom
@@ -30,37 +32,61 @@ enum X11Event: Sendable {
   }
 
   /// A format-32 client message.
-  struct ClientMessage: Sendable {
-    var window: XWindow
-    var type: XAtom
-    var data: [Int]
+  package struct ClientMessage: Sendable {
+    /// The window it was sent to (or is about).
+    package var window: XWindow
+    /// The message type.
+    package var type: XAtom
+    /// The five longs of data.
+    package var data: [Int]
   }
 
   /// A pointer event in root coordinates.
-  struct Pointer: Sendable {
-    var window: XWindow
-    var rootX: Int
-    var rootY: Int
-    var x: Int
-    var y: Int
-    var button: Int
-    var time: XTimestamp
-    /// The modifier keys and buttons held (`ShiftMask`, `ControlMask`, `Button1Mask`, …).
-    var state: UInt32 = 0
+  package struct Pointer: Sendable {
+    /// The window the event is reported to.
+    package var window: XWindow
+    /// The pointer's position on the root window.
+    package var rootX: Int
+    /// The pointer's position on the root window.
+    package var rootY: Int
+    /// The pointer's position in ``window``.
+    package var x: Int
+    /// The pointer's position in ``window``.
+    package var y: Int
+    /// The button pressed or released (1 is the left one); 0 for motion.
+    package var button: Int
+    /// The server time of the event.
+    package var time: XTimestamp
+    /// The modifier keys and buttons held.
+    var state: Modifiers = []
   }
 
+  /// `SelectionRequest`: a conversion asked of an owner.
   case selectionRequest(SelectionRequest)
+  /// `SelectionClear`: another client took `selection`.
   case selectionClear(selection: XAtom, window: XWindow, time: XTimestamp)
+  /// `SelectionNotify`: an owner's answer.
   case selectionNotify(SelectionNotify)
+  /// `PropertyNotify`: a property of `window` changed or was deleted.
   case propertyNotify(window: XWindow, atom: XAtom, time: XTimestamp, deleted: Bool)
+  /// `DestroyNotify`: `window` is gone.
   case destroyNotify(window: XWindow)
+  /// `ClientMessage`, format 32.
   case clientMessage(ClientMessage)
+  /// An XFixes selection owner change.
   case ownerChange(OwnerChange)
+  /// `Expose`: part of `window` needs drawing; `count` more such events follow.
   case expose(window: XWindow, count: Int)
+  /// `ButtonPress`.
   case buttonPress(Pointer)
+  /// `ButtonRelease`.
   case buttonRelease(Pointer)
+  /// `MotionNotify`.
   case motion(Pointer)
+  /// `KeyPress`.
   case keyPress(window: XWindow, keycode: UInt32, time: XTimestamp)
+  /// `ConfigureNotify`: `window` has this size now.
   case configure(window: XWindow, width: Int, height: Int)
+  /// Any other event, by its Xlib type number.
   case unhandled(type: Int32)
 }

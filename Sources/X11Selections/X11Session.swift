@@ -10,8 +10,12 @@ import FoundationEssentials
 /// Everything that lives on the X thread: the connection, the broker's window, the owner and
 /// requestor sides of the selection protocols, watchers and timers. Confined to the thread
 /// of its ``X11EventLoop``; other threads reach it only through jobs.
-final class X11Session {
-  let connection: X11Connection
+///
+/// `package` for the windows of `DragWindows`, which live on this thread too: they reach
+/// the connection, and take their events with ``addEventHandler(_:)``.
+package final class X11Session {
+  /// The connection, for calls on this thread only.
+  package let connection: X11Connection
   unowned let loop: X11EventLoop
   /// The window that owns selections and receives conversions.
   let window: XWindow
@@ -23,7 +27,7 @@ final class X11Session {
   /// XFixes owner-change streams, by id: the selections each follows, and its continuation.
   var ownerWatchers: [UUID: (selections: Set<XAtom>, continuation: AsyncStream<SelectionOwnerChange>.Continuation)] = [:]
   /// Extra event handlers (drag and drop); each returns whether it consumed the event.
-  var eventHandlers: [UUID: (X11Event) -> Bool] = [:]
+  private var eventHandlers: [UUID: (X11Event) -> Bool] = [:]
   private var timers = TimerQueue<(X11Session) -> Void>()
   /// The clock the deadlines are measured in.
   let clock: DeadlineClock
@@ -83,7 +87,7 @@ final class X11Session {
       owner.handleDestroyed(window)
     case .ownerChange(let change):
       let published = SelectionOwnerChange(
-        selection: connection.name(change.selection) ?? "",
+        selection: connection.selection(named: change.selection) ?? "",
         kind: SelectionOwnerChange.Kind(change.kind),
         owner: change.owner, isOwnedByThisProcess: change.owner == window, time: change.time)
       // A stream hears only of its own selections, whatever others watch on this connection.
@@ -93,6 +97,22 @@ final class X11Session {
     default:
       break
     }
+  }
+
+  /// Gives every event to `handler` before the selection protocols see it, until
+  /// ``removeEventHandler(_:)``; `handler` returns whether the event was its own. The
+  /// session holds `handler`, and what it captures, until then.
+  ///
+  /// - Returns: The handler's id, for ``removeEventHandler(_:)``.
+  package func addEventHandler(_ handler: @escaping (X11Event) -> Bool) -> UUID {
+    let id = UUID()
+    eventHandlers[id] = handler
+    return id
+  }
+
+  /// Stops giving events to the handler `id`.
+  package func removeEventHandler(_ id: UUID) {
+    eventHandlers[id] = nil
   }
 
   /// Starts XFixes owner-change events for `selection` (once).

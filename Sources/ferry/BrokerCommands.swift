@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryClient
 import FerryCommandLine
+import FerryProtocol
 import Foundation
 
 /// Connects to the running broker, or fails with status 3.

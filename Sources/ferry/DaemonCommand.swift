@@ -1,6 +1,6 @@
 import ArgumentParser
 import FerryBroker
-import FerryClient
+import FerryProtocol
 import FerryCommandLine
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DragWindows
 import FerryCommandLine
 import Foundation
 import Pasteboard
@@ -7,7 +8,7 @@ import X11Selections
 
 extension Ferry {
   /// `ferry drag`: a window of draggable files or data, as `dragon` is.
-  struct DragCommand: ParsableCommand, AsyncParsableCommandRunner {
+  struct DragCommand: ParsableCommand, AsyncParsableCommandRunner, WindowCommand {
     static let configuration = CommandConfiguration(
       commandName: "drag",
       abstract: "Open a window with one draggable entry per file; drop them on any X application.",
@@ -36,14 +37,7 @@ extension Ferry {
       help: ArgumentHelp("The action asked for: copy, move or link.", valueName: "action"),
       transform: parseAction)
     var action: DragAction = .copy
-    @Option(
-      help: ArgumentHelp("Window size and position, as WxH+X+Y.", valueName: "geometry"),
-      transform: parseGeometry)
-    var geometry: WindowGeometry?
-    @Option(help: ArgumentHelp("The window title.", valueName: "title"))
-    var title = "ferry drag"
-    @Option(help: ArgumentHelp("The display; $DISPLAY by default.", valueName: "name"))
-    var display: String?
+    @OptionGroup var windowOptions: WindowOptions<DragCommand>
     @Flag(
       name: [.customShort("v"), .long], help: "Say where each entry is, and how each drag ends.")
     var verbose = false
@@ -105,9 +99,9 @@ extension Ferry {
     }
 
     private func serve(_ entries: [DragEntry]) async throws {
-      let connection = try openDisplay(display)
+      let connection = try windowOptions.openDisplay()
       let window = try await connection.openDragWindow(
-        entries, title: title, geometry: geometry, action: action)
+        entries, title: windowOptions.title, geometry: windowOptions.geometry, action: action)
       if verbose {
         for (index, frame) in try await window.entryFrames().enumerated() {
           reportError(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DragWindows
 import FerryClient
 import FerryCommandLine
 import Foundation
@@ -7,7 +8,7 @@ import X11Selections
 
 extension Ferry {
   /// `ferry drop`: a window that takes drops and prints them, as `dragon --target` does.
-  struct DropCommand: ParsableCommand, AsyncParsableCommandRunner {
+  struct DropCommand: ParsableCommand, AsyncParsableCommandRunner, WindowCommand {
     static let configuration = CommandConfiguration(
       commandName: "drop",
       abstract: "Open a window that takes drops from any X application, and print each drop.",
@@ -26,14 +27,7 @@ extension Ferry {
     var printPath = false
     @Flag(help: "Print one JSON object per drop: types, and the data of text types.")
     var json = false
-    @Option(
-      help: ArgumentHelp("Window size and position, as WxH+X+Y.", valueName: "geometry"),
-      transform: parseGeometry)
-    var geometry: WindowGeometry?
-    @Option(help: ArgumentHelp("The window title.", valueName: "title"))
-    var title = "ferry drop"
-    @Option(help: ArgumentHelp("The display; $DISPLAY by default.", valueName: "name"))
-    var display: String?
+    @OptionGroup var windowOptions: WindowOptions<DropCommand>
 
     func run() throws {
       var copy = self
@@ -46,8 +40,9 @@ extension Ferry {
     }
 
     private func serve() async throws {
-      let connection = try openDisplay(display)
-      let window = try await connection.openDropWindow(title: title, geometry: geometry)
+      let connection = try windowOptions.openDisplay()
+      let window = try await connection.openDropWindow(
+        title: windowOptions.title, geometry: windowOptions.geometry)
       reportError("ferry drop", "ready: window \(hex(window.window)); drop files or text on it")
       for await event in window.events {
         switch event {
@@ -149,23 +144,6 @@ enum DropPrinter {
 }
 
 // MARK: Shared by drag and drop
-
-/// Parses `--geometry`.
-func parseGeometry(_ text: String) throws -> WindowGeometry {
-  guard let geometry = WindowGeometry(text) else {
-    throw ValidationError("'\(text)' is not a geometry (give WxH+X+Y, such as 300x200+0+0)")
-  }
-  return geometry
-}
-
-/// Opens the display, or fails with status 3.
-func openDisplay(_ name: String?) throws -> X11Display {
-  do {
-    return try X11Display(name: name)
-  } catch {
-    throw CommandFailure("\(error)", status: .noDisplayNoBroker)
-  }
-}
 
 func hex(_ window: XWindow) -> String { "0x" + String(window.rawValue, radix: 16) }
 

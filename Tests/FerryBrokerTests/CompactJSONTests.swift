@@ -2,7 +2,7 @@ import Foundation
 import JSONText
 import Testing
 
-@testable import FerryClient
+@testable import FerryProtocol
 
 /// The short paste's messages are written and read without `Codable`; both ways must agree
 /// with the `Codable` forms the broker uses, byte for byte where the client writes.

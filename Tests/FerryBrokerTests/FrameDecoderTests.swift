@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import Testing
 
 /// The frame decoder as a state machine: bytes in, frames or an error out, no sockets.

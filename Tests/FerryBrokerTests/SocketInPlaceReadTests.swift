@@ -1,5 +1,6 @@
 import FerryBroker
 import FerryClient
+import FerryProtocol
 import Foundation
 import Testing
 
@@ -169,7 +170,7 @@ enum ScriptedBroker {
       }
       func send(_ frame: Frame) { _ = frame.encoded().withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, 0) } }
       guard next() != nil else { return }
-      send(try! Frame.json(.response, HelloResponse(version: FerryProtocol.version, pid: 1)))
+      send(try! Frame.json(.response, HelloResponse(version: WireProtocol.version, pid: 1)))
       while let frame = next() {
         guard let request = try? JSONDecoder().decode(ReadRequest.self, from: Data(frame.body)) else { return }
         requests.append(request)

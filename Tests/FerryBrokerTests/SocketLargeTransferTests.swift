@@ -1,5 +1,5 @@
 import FerryBroker
-import FerryClient
+import FerryProtocol
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import FerryBroker
 import FerryClient
+import FerryProtocol
 import Foundation
 import Testing
 

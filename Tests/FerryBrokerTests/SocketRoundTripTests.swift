@@ -1,5 +1,6 @@
 import FerryBroker
 import FerryClient
+import FerryProtocol
 import FerryTestSupport
 import Foundation
 import Pasteboard
@@ -133,7 +134,7 @@ import UniformTypeIdentifiers
         return (read.type, client.hello)
       }
       #expect(served == "public.utf8-plain-text")
-      #expect(hello.version == FerryProtocol.version)
+      #expect(hello.version == WireProtocol.version)
       #expect(hello.pid == getpid())
     }
   }

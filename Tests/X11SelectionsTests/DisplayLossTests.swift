@@ -21,7 +21,7 @@ import Testing
     let lastCall = Task {
       try await display.loop.perform { session in
         usleep(500_000)
-        return session.connection.selectionOwner(session.connection.atom("CLIPBOARD"))
+        return session.connection.selectionOwner(session.connection.atom(.clipboard))
       }
     }
     try await Task.sleep(for: .milliseconds(100))
@@ -30,6 +30,6 @@ import Testing
     #expect(told.withLock { $0 }, "waiters are told the connection is lost")
     #expect(display.loop.isConnectionLost)
     // The process is still here (this line runs), and the display refuses further work.
-    await #expect(throws: X11Error.self) { _ = try await display.owner(of: "PRIMARY") }
+    await #expect(throws: X11Error.self) { _ = try await display.owner(of: .primary) }
   }
 }

@@ -11,7 +11,7 @@ extension ClipboardInteropTests {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
       let item = PasteboardItem(representations: [.data(Data("héllo wörld".utf8), type: .utf8PlainText)])
-      try await display.own("CLIPBOARD", item: item)
+      try await display.own(.clipboard, item: item)
       let paste = try await runPeer(["xclip", "-o", "-selection", "clipboard"], display: xvfb.name)
       #expect(paste.status == 0)
       #expect(paste.stdoutText == "héllo wörld")

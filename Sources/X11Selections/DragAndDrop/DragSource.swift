@@ -14,13 +14,18 @@ import Pasteboard
 /// window is: it owns `XdndSelection` (served by the same owner code as `CLIPBOARD`, which
 /// keeps answering while the drag waits) and holds `XdndTypeList`. The visible window holds
 /// the pointer and keyboard grabs.
-final class DragSource {
+///
+/// `package` for the drag windows of `DragWindows`, which start one on a press and a move.
+package final class DragSource {
   /// Why a drag could not start.
-  enum StartFailure: Error, CustomStringConvertible {
+  package enum StartFailure: Error, CustomStringConvertible {
+    /// `XdndSelection` could not be taken.
     case ownership(X11Error)
+    /// Another client holds the pointer.
     case pointerGrabbed
 
-    var description: String {
+    /// One line saying why.
+    package var description: String {
       switch self {
       case .ownership(let error): "\(error)"
       case .pointerGrabbed: "another client holds the pointer, so the drag cannot start"
@@ -30,8 +35,6 @@ final class DragSource {
 
   /// The keysym of Escape (`XK_Escape` in keysymdef.h).
   private static let escapeKeysym: UInt = 0xff1b
-  private static let shiftMask: UInt32 = 1 << 0
-  private static let controlMask: UInt32 = 1 << 2
 
   unowned let session: X11Session
   let grabWindow: XWindow
@@ -53,12 +56,12 @@ final class DragSource {
   /// - Parameters:
   ///   - grabWindow: The visible window the press happened in.
   ///   - item: What the drop delivers.
-  ///   - types: The item's X targets, in order (``TargetTable``).
+  ///   - types: The item's X targets, in order (``targets(for:)``).
   ///   - action: The action asked for when no modifier is held (Shift: move, Ctrl+Shift: link).
   ///   - start: The motion that crossed the drag threshold.
   ///   - onEnd: Called once, on the X thread, when the drag is over.
   /// - Throws: ``StartFailure``.
-  init(
+  package init(
     session: X11Session, grabWindow: XWindow, item: PasteboardItem, types: [String],
     action: DragAction,
     start: X11Event.Pointer, onEnd: @escaping (DragOutcome) -> Void
@@ -77,7 +80,7 @@ final class DragSource {
     } catch let error as X11Error {
       throw .ownership(error)
     } catch {
-      throw .ownership(.ownershipRefused("XdndSelection"))
+      throw .ownership(.ownershipRefused(.xdnd))
     }
     connection.setProperty(
       of: session.window, connection.atoms.xdndTypeList, type: .atom,
@@ -92,11 +95,14 @@ final class DragSource {
     }
     // Without the keyboard, Escape cannot cancel; the drag still works.
     _ = connection.grabKeyboard(grabWindow, time: start.time)
-    let id = UUID()
-    handlerID = id
-    session.eventHandlers[id] = { event in self.handle(event) }  // kept alive until finish
+    handlerID = session.addEventHandler { event in self.handle(event) }  // kept alive until finish
     move(to: start)
     connection.flush()
+  }
+
+  /// The X targets a drag of `item` offers, in order: those the owner serves on `CLIPBOARD`.
+  package static func targets(for item: PasteboardItem) async -> [String] {
+    await TargetTable.make(for: item).entries.map(\.name)
   }
 
   // MARK: Events
@@ -158,8 +164,8 @@ final class DragSource {
   }
 
   /// The action the modifiers ask for, as GTK reads them.
-  private func action(for state: UInt32) -> DragAction {
-    switch (state & Self.shiftMask != 0, state & Self.controlMask != 0) {
+  private func action(for state: X11Event.Modifiers) -> DragAction {
+    switch (state.contains(.shift), state.contains(.control)) {
     case (true, true): .link
     case (true, false): .move
     case (false, true): .copy
@@ -226,7 +232,7 @@ final class DragSource {
 
   private func finish(_ outcome: DragOutcome) {
     let connection = session.connection
-    if let handlerID { session.eventHandlers[handlerID] = nil }
+    if let handlerID { session.removeEventHandler(handlerID) }
     handlerID = nil
     session.cancelTimer(deadline)
     session.cancelTimer(motionTimer)

@@ -8,74 +8,63 @@ import FoundationEssentials
 import Pasteboard
 import UniformTypeIdentifiers
 
-/// A window that takes XDND 5 drops: the Xlib side of ``DropTargetSession``. Lives on the X
-/// thread; reports through an `AsyncStream`.
+/// What makes a window take XDND 5 drops: the Xlib side of ``DropTargetSession``. Lives on
+/// the X thread; reports each ``DropEvent`` to the window's owner.
 ///
 /// On a drop it converts every offered type it can keep, in the source's order, with the
 /// session's reader (INCR and deadlines included), makes a ``PasteboardItem`` of what came,
 /// writes it to the pasteboard it was given, and then sends `XdndFinished`.
-final class DropTarget {
+///
+/// `package` for the drop window of `DragWindows`, which passes it its window's events.
+package final class DropTarget {
   /// How long the source may take for each step of each conversion.
   static let conversionStepTimeout: Duration = .seconds(5)
   /// The most one dropped type may hold in memory.
   static let byteLimit = 256 << 20
 
   unowned let session: X11Session
-  let view: SimpleWindow
+  /// The window that takes the drops.
+  let window: XWindow
+  private let size: () -> (width: Int, height: Int)
   private var machine: DropTargetSession
   private let vocabulary: XdndVocabulary
-  private let continuation: AsyncStream<DropEvent>.Continuation
+  private let report: (DropEvent) -> Void
   private let pasteboard: Pasteboard?
-  private var handlerID: UUID?
-  private var dropCount = 0
 
-  static let introduction = [
-    SimpleWindow.Line(text: "Drop files or text here."),
-    SimpleWindow.Line(text: "Each drop goes to the drag pasteboard."),
-  ]
-
-  init(
-    session: X11Session, geometry: WindowGeometry?, title: String, pasteboard: Pasteboard?,
-    continuation: AsyncStream<DropEvent>.Continuation
+  /// Makes `window` take drops: sets its `XdndAware`. Its owner passes it the window's
+  /// events with ``handle(_:)``.
+  ///
+  /// - Parameters:
+  ///   - window: A top-level window of this connection.
+  ///   - size: The window's size now: a drag inside it is accepted.
+  ///   - pasteboard: Where drops go; `nil` for nowhere.
+  ///   - report: Called on the X thread with each event (``DropEvent/closed`` aside: the
+  ///     window's owner knows when it closes).
+  package init(
+    session: X11Session, window: XWindow, size: @escaping () -> (width: Int, height: Int),
+    pasteboard: Pasteboard?, report: @escaping (DropEvent) -> Void
   ) {
     self.session = session
+    self.window = window
+    self.size = size
     self.pasteboard = pasteboard
-    self.continuation = continuation
+    self.report = report
     let atoms = session.connection.atoms
     vocabulary = XdndVocabulary(atoms)
     let ignored = session.connection.atoms(
       Array(SelectionOffer.metaTargets) + ["XdndDirectSave0", "application/x-rootwindow-drop"])
     machine = DropTargetSession(ignoredTypes: Set(ignored))
-    view = SimpleWindow(
-      session: session, geometry: geometry, title: title,
-      lines: Self.introduction + [SimpleWindow.Line(text: "Nothing dropped yet.")])
     // XdndAware holds the version as a number, though its type is ATOM.
-    session.connection.setProperty(of: view.window, atoms.xdndAware, type: .atom, values: [UInt(5)])
-    let id = UUID()
-    handlerID = id
-    session.eventHandlers[id] = { event in self.handle(event) }  // kept alive until close() removes it
-    view.show()
-  }
-
-  /// Removes the window and ends the stream.
-  func close() {
-    guard let handlerID else { return }
-    session.eventHandlers[handlerID] = nil
-    self.handlerID = nil
-    view.close()
-    continuation.yield(.closed)
-    continuation.finish()
+    session.connection.setProperty(of: window, atoms.xdndAware, type: .atom, values: [UInt(5)])
   }
 
   // MARK: Events
 
-  private func handle(_ event: X11Event) -> Bool {
-    if view.handle(event) { return true }
-    if view.isCloseRequest(event) {
-      close()
-      return true
-    }
-    guard case .clientMessage(let message) = event, message.window == view.window,
+  /// Handles `event` when it is an XDND message to the window.
+  ///
+  /// - Returns: Whether it was.
+  package func handle(_ event: X11Event) -> Bool {
+    guard case .clientMessage(let message) = event, message.window == window,
       let decoded = XdndMessage(type: message.type, data: message.data, vocabulary: vocabulary)
     else { return false }
     switch decoded {
@@ -84,13 +73,13 @@ final class DropTarget {
         machine.enter(source: source, version: version, moreThanThreeTypes: more, types: types))
       if case .offered(let offer, _, _) = machine.state, offer.source == source {
         let names = session.connection.names(offer.types).compactMap { $0 }
-        continuation.yield(.entered(source: source, types: names))
+        report(.entered(source: source, types: names))
       }
     case .position(let source, let rootX, let rootY, _, let action):
       let local = session.connection.translate(
-        x: rootX, y: rootY, from: session.connection.root, to: view.window)
-      let inside =
-        local.map { $0.x >= 0 && $0.y >= 0 && $0.x < view.width && $0.y < view.height } ?? false
+        x: rootX, y: rootY, from: session.connection.root, to: window)
+      let (width, height) = size()
+      let inside = local.map { $0.x >= 0 && $0.y >= 0 && $0.x < width && $0.y < height } ?? false
       perform(machine.position(source: source, inside: inside, requested: action))
     case .leave(let source):
       let wasOffered: Bool
@@ -100,7 +89,7 @@ final class DropTarget {
         wasOffered = false
       }
       perform(machine.leave(source: source))
-      if wasOffered { continuation.yield(.left(source: source)) }
+      if wasOffered { report(.left(source: source)) }
     case .drop(let source, let time):
       perform(machine.drop(source: source, time: time))
     case .status, .finished:
@@ -119,19 +108,20 @@ final class DropTarget {
         machine.typeListRead((list?.values ?? []).map { XAtom(rawValue: $0) }, from: source)
       case .sendStatus(let source, let accept, let action):
         // The rectangle is the whole window: no need for news while the pointer stays inside.
-        let origin = connection.translate(x: 0, y: 0, from: view.window, to: connection.root)
+        let origin = connection.translate(x: 0, y: 0, from: window, to: connection.root)
+        let (width, height) = size()
         let rectangle =
           accept
-          ? XdndRectangle(
-            x: origin?.x ?? 0, y: origin?.y ?? 0, width: view.width, height: view.height) : .empty
+          ? XdndRectangle(x: origin?.x ?? 0, y: origin?.y ?? 0, width: width, height: height)
+          : .empty
         send(
           .status(
-            target: view.window, accept: accept, wantsPositionsInside: false, rectangle: rectangle,
+            target: window, accept: accept, wantsPositionsInside: false, rectangle: rectangle,
             action: action), to: source)
       case .convert(let source, let types, let time, let action):
         convert(types, from: source, time: time, action: action)
       case .sendFinished(let source, let success, let action):
-        send(.finished(target: view.window, success: success, action: action), to: source)
+        send(.finished(target: window, success: success, action: action), to: source)
       }
     }
     connection.flush()
@@ -150,7 +140,7 @@ final class DropTarget {
     let connection = session.connection
     let wanted = Set(connection.names(types).compactMap { $0 })
     let offered = connection.names(offeredTypes).compactMap { $0 }
-    let offer = SelectionOffer(selection: "XdndSelection", advertised: offered)
+    let offer = SelectionOffer(selection: .xdnd, advertised: offered)
     // Every wanted target is read, two of one type too: a drop reports what each carried.
     let targets = offered.filter(wanted.contains).compactMap { name in
       UTType(tag: name, tagClass: .x11Target, conformingTo: nil).map { SelectionOffer.Target(name: name, type: $0) }
@@ -190,10 +180,7 @@ final class DropTarget {
     let received = outcome.received
     perform(machine.conversionsFinished(success: !received.isEmpty))
     guard !received.isEmpty else {
-      continuation.yield(
-        .failed(source: source, reason: outcome.failure ?? "the source offered nothing readable"))
-      view.setLines(
-        Self.introduction + [SimpleWindow.Line(text: "The last drop could not be read.")])
+      report(.failed(source: source, reason: outcome.failure ?? "the source offered nothing readable"))
       return
     }
     var seen = Set<UTType>()
@@ -204,25 +191,6 @@ final class DropTarget {
     _ = pasteboard?.write([item])
     let drop = Drop(
       source: source, offered: offered, received: received, action: action, time: time, item: item)
-    dropCount += 1
-    continuation.yield(.dropped(drop))
-    view.setLines(Self.introduction + Self.summary(of: drop, number: dropCount))
-  }
-
-  /// What the window shows about a drop: a count, then the URIs or the text.
-  static func summary(of drop: Drop, number: Int) -> [SimpleWindow.Line] {
-    var lines = [
-      SimpleWindow.Line(
-        text:
-          "Drop \(number): \(drop.received.count) of \(drop.offered.count) types (\(drop.action.rawValue)):"
-      )
-    ]
-    let shown =
-      drop.uris.isEmpty ? (drop.text ?? "").split(separator: "\n").map(String.init) : drop.uris
-    for line in shown.prefix(4) { lines.append(SimpleWindow.Line(text: "  " + line)) }
-    if shown.count > 4 {
-      lines.append(SimpleWindow.Line(text: "  ... and \(shown.count - 4) more"))
-    }
-    return lines
+    report(.dropped(drop))
   }
 }

@@ -45,7 +45,7 @@ final class ClipboardManagerService {
     connection.sendClientMessage(
       to: connection.root, type: connection.atoms.manager,
       data: [Int(bitPattern: time.rawValue), Int(bitPattern: selection.rawValue), Int(bitPattern: session.window.rawValue), 0, 0],
-      mask: 1 << 17)  // StructureNotifyMask
+      mask: .structureNotify)
     connection.flush()
     return true
   }

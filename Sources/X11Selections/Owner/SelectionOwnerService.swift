@@ -75,11 +75,11 @@ final class SelectionOwnerService {
   ) throws -> XTimestamp {
     let time = session.serverTime()
     if onlyIfUnowned, connection.selectionOwner(selection) != .none {
-      throw X11Error.ownershipRefused(connection.name(selection) ?? "selection")
+      throw X11Error.ownershipRefused(connection.selection(named: selection) ?? "selection")
     }
     connection.setSelectionOwner(selection, session.window, time: time)
     guard connection.selectionOwner(selection) == session.window else {
-      throw X11Error.ownershipRefused(connection.name(selection) ?? "selection")
+      throw X11Error.ownershipRefused(connection.selection(named: selection) ?? "selection")
     }
     let previous = ownerships[selection]
     ownerships[selection] = Ownership(item: item, time: time, targets: nil, onLost: onLost)
@@ -302,7 +302,7 @@ final class SelectionOwnerService {
     if transfers.isEmpty { chunkBuffer.release() }
     // Our own window (a read of our own selection) keeps the mask the reader needs.
     if key.requestor != session.window, !transfers.keys.contains(where: { $0.requestor == key.requestor }) {
-      connection.selectInput(key.requestor, mask: 0)
+      connection.selectInput(key.requestor, mask: [])
     }
     connection.flush()
     _ = connection.takeErrors()
@@ -316,7 +316,7 @@ final class SelectionOwnerService {
     errors.contains { $0.serial >= start }
   }
 
-  private var propertyAndStructureMask: Int { (1 << 22) | (1 << 17) }  // PropertyChangeMask | StructureNotifyMask
+  private var propertyAndStructureMask: XWindow.EventMask { [.propertyChange, .structureNotify] }
 
   /// The number of INCR transfers in flight (for tests and status).
   var transferCount: Int { transfers.count }

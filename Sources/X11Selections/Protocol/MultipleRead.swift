@@ -18,7 +18,7 @@
 /// ``SelectionOffer/convertsMultiple``).
 ///
 /// ```swift
-/// var read = MultipleRead(selection: "CLIPBOARD", targets: ["text/html", "UTF8_STRING"], budget: 1 << 20)
+/// var read = MultipleRead(selection: .clipboard, targets: ["text/html", "UTF8_STRING"], budget: 1 << 20)
 /// read.replied(.converted([true, true]))      // .read(0, budget: 1 << 20)
 /// read.memberRead(0, .success(1000))          // .read(1, budget: (1 << 20) - 1000)
 /// read.memberRead(1, .failure(.tooLarge(limit: 1_047_576)))  // .finish
@@ -78,7 +78,7 @@ struct MultipleRead: Sendable, Equatable {
   }
 
   /// The selection, for messages.
-  let selection: String
+  let selection: Selection
   /// The members' targets, in the order asked.
   let targets: [String]
   private(set) var members: [Member]
@@ -92,7 +92,7 @@ struct MultipleRead: Sendable, Equatable {
   /// Whether the owner's answer to the request is still expected.
   private(set) var isAwaitingReply = true
 
-  init(selection: String, targets: [String], budget: Int) {
+  init(selection: Selection, targets: [String], budget: Int) {
     self.selection = selection
     self.targets = targets
     members = Array(repeating: .waiting, count: targets.count)

@@ -85,7 +85,7 @@ struct SelectionRead: Sendable, Equatable {
 
   /// The owner's `SelectionNotify`: `nil` when it named no property (a refusal), else the
   /// shape of the property it wrote; `missing` when it named one that does not exist.
-  mutating func replied(_ shape: PropertyShape?, selection: String, missing: Bool = false) -> Action {
+  mutating func replied(_ shape: PropertyShape?, selection: Selection, missing: Bool = false) -> Action {
     guard state == .awaitingReply else { return .ignore }
     guard let shape else {
       state = .finished

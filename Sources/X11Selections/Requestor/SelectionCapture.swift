@@ -6,7 +6,7 @@ import UniformTypeIdentifiers
 /// it has none.
 ///
 /// ```swift
-/// let offer = try await display.offer(of: "CLIPBOARD")
+/// let offer = try await display.offer(of: .clipboard)
 /// let capture = await display.capture(offer, budget: 64 << 20)
 /// let item = capture.item(readingTheRestFrom: display)   // what did not fit stays lazy
 /// ```
@@ -95,7 +95,7 @@ extension X11Display {
   ///
   /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/timedOut(_:)``, or
   ///   ``X11Error/malformedReply(_:)`` when `TARGETS` is not a list of atoms.
-  public func offer(of selection: String, stepTimeout: Duration = defaultStepTimeout) async throws -> SelectionOffer {
+  public func offer(of selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> SelectionOffer {
     SelectionOffer(selection: selection, advertised: try await targets(of: selection, stepTimeout: stepTimeout))
   }
 
@@ -104,7 +104,7 @@ extension X11Display {
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
   public func read(
-    _ target: SelectionOffer.Target, of selection: String, stepTimeout: Duration = defaultStepTimeout,
+    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration = defaultStepTimeout,
     byteLimit: Int? = nil
   ) async throws -> Data {
     try await loop.read(target, of: selection, stepTimeout: stepTimeout, byteLimit: byteLimit)

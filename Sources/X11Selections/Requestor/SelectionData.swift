@@ -9,7 +9,7 @@ import FoundationEssentials
 /// What a selection owner sent for one target.
 ///
 /// ```swift
-/// let reply = try await display.read("CLIPBOARD", target: "UTF8_STRING")
+/// let reply = try await display.read(.clipboard, target: "UTF8_STRING")
 /// print(reply.type, String(decoding: reply.data, as: UTF8.self))
 /// ```
 public struct SelectionData: Sendable {
@@ -57,7 +57,7 @@ public struct SelectionOwnerChange: Sendable, Equatable {
   }
 
   /// The selection's name (`CLIPBOARD`, `PRIMARY`).
-  public var selection: String
+  public var selection: Selection
   /// What happened.
   public var kind: Kind
   /// The new owner, or `.none`.

@@ -4,7 +4,7 @@ import UniformTypeIdentifiers
 /// each data target mapped to a type. The requestor's counterpart of the owner's target table.
 ///
 /// ```swift
-/// let offer = try await display.offer(of: "CLIPBOARD")
+/// let offer = try await display.offer(of: .clipboard)
 /// offer.targets.map(\.type)        // [public.html, public.utf8-plain-text, …]
 /// let capture = await display.capture(offer, budget: 64 << 20)
 /// ```
@@ -48,7 +48,7 @@ public struct SelectionOffer: Sendable, Equatable {
   public static let concealedHint = "x-kde-passwordManagerHint"
 
   /// The selection offered.
-  public var selection: String
+  public var selection: Selection
   /// Every target the owner listed, meta targets included, at most ``maximumTargets`` and
   /// the ``wellKnownTargets`` after them.
   public var advertised: [String]
@@ -56,7 +56,7 @@ public struct SelectionOffer: Sendable, Equatable {
   public var targets: [Target]
 
   /// Makes an offer from the names an owner listed.
-  public init(selection: String, advertised: [String]) {
+  public init(selection: Selection, advertised: [String]) {
     self.selection = selection
     self.advertised = Array(advertised.prefix(Self.maximumTargets))
       + advertised.dropFirst(Self.maximumTargets).filter(Self.wellKnownTargets.contains)

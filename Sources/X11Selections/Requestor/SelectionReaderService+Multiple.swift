@@ -54,7 +54,7 @@ extension SelectionReaderService {
     selection: XAtom, targets: [String], stepTimeout: Duration, budget: Int, once: Once<MultipleReadResult>
   ) {
     guard connection.selectionOwner(selection) != .none else {
-      once.resume(throwing: X11Error.noOwner(connection.name(selection) ?? "selection"))
+      once.resume(throwing: X11Error.noOwner(connection.selection(named: selection) ?? "selection"))
       return
     }
     let listProperty = allocateProperty()
@@ -65,7 +65,7 @@ extension SelectionReaderService {
       of: session.window, listProperty, type: connection.atoms.atomPair, values: conversion.atoms.map(\.rawValue))
     let multiple = PendingMultiple(
       selection: selection, listProperty: listProperty, conversion: conversion, stepTimeout: stepTimeout,
-      read: MultipleRead(selection: connection.name(selection) ?? "?", targets: targets, budget: budget), once: once)
+      read: MultipleRead(selection: connection.selection(named: selection) ?? "?", targets: targets, budget: budget), once: once)
     multiples.append(multiple)
     convert(selection, to: connection.atoms.multiple, into: listProperty)
     perform(.waitForOwner, for: multiple)

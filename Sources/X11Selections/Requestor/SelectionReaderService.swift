@@ -73,7 +73,7 @@ final class SelectionReaderService {
     once: Once<SelectionData>
   ) {
     guard connection.selectionOwner(selection) != .none else {
-      once.resume(throwing: X11Error.noOwner(connection.name(selection) ?? "selection"))
+      once.resume(throwing: X11Error.noOwner(connection.selection(named: selection) ?? "selection"))
       return
     }
     let property = allocateProperty()
@@ -112,7 +112,7 @@ final class SelectionReaderService {
     }
     guard let request, request.read.state == .awaitingReply else { return }
     guard notify.property != .none else {
-      perform(request.read.replied(nil, selection: connection.name(request.selection) ?? "?"), for: request)
+      perform(request.read.replied(nil, selection: connection.selection(named: request.selection) ?? "?"), for: request)
       return
     }
     readReply(of: request)
@@ -124,7 +124,7 @@ final class SelectionReaderService {
     let shape = connection.propertyShape(of: session.window, request.property).map {
       SelectionRead.PropertyShape(type: connection.name($0.type) ?? "", format: Int($0.format), byteCount: $0.byteCount)
     }
-    let selection = connection.name(request.selection) ?? "?"
+    let selection = connection.selection(named: request.selection) ?? "?"
     perform(request.read.replied(shape, selection: selection, missing: shape == nil), for: request)
   }
 

@@ -78,7 +78,7 @@ extension X11EventLoop {
   /// Asks the owner of `selection` for all `targets` in one `MULTIPLE` request; see
   /// ``MultipleRead``.
   func readMultiple(
-    _ selection: String, targets: [String], stepTimeout: Duration, budget: Int
+    _ selection: Selection, targets: [String], stepTimeout: Duration, budget: Int
   ) async throws -> MultipleReadResult {
     try await withCheckedThrowingContinuation { continuation in
       let once = tracked(Once(continuation))

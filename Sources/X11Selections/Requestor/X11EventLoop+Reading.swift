@@ -4,7 +4,7 @@ extension X11EventLoop {
   /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the
   /// connection if that comes first.
   func startRead(
-    _ selection: String, target: String, into sink: SelectionSink, stepTimeout: Duration,
+    _ selection: Selection, target: String, into sink: SelectionSink, stepTimeout: Duration,
     byteLimit: Int?, once: Once<SelectionData>
   ) {
     let once = tracked(once)
@@ -18,7 +18,7 @@ extension X11EventLoop {
 
   /// Asks the owner of `selection` for `target` and reads the reply, following INCR.
   func read(
-    _ selection: String, target: String, into sink: SelectionSink = .memory, stepTimeout: Duration,
+    _ selection: Selection, target: String, into sink: SelectionSink = .memory, stepTimeout: Duration,
     byteLimit: Int?
   ) async throws -> SelectionData {
     try await withCheckedThrowingContinuation { continuation in
@@ -46,7 +46,7 @@ extension X11EventLoop {
   /// Reads one target and returns its data for its type: compound text and (unless the type
   /// is Latin-1 itself) `STRING` are decoded to UTF-8.
   func read(
-    _ target: SelectionOffer.Target, of selection: String, stepTimeout: Duration, byteLimit: Int?
+    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration, byteLimit: Int?
   ) async throws -> Data {
     try await data(of: try await read(selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit), for: target)
   }

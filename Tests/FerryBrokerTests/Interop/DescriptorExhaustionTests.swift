@@ -1,4 +1,4 @@
-import FerryClient
+import FerryProtocol
 import FerryTestSupport
 import Foundation
 import Testing

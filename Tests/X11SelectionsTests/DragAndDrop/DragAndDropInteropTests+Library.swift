@@ -1,3 +1,4 @@
+import DragWindows
 import FerryTestSupport
 import Foundation
 import Pasteboard

@@ -1,5 +1,6 @@
 import FerryTestSupport
 import Foundation
+import X11Selections
 import Testing
 import UniformTypeIdentifiers
 
@@ -10,8 +11,8 @@ import UniformTypeIdentifiers
 extension ClipboardInteropTests {
   @Suite struct CaptureTests {
     /// Starts `xclip -i` owning `selection` with `data`, and waits until it answers.
-    private func xclip(_ data: Data, _ selection: String, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
-      let owner = try await startPeer(["xclip", "-i", "-quiet", "-selection", selection], display: xvfb.name, input: data)
+    private func xclip(_ data: Data, _ selection: Selection, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
+      let owner = try await startPeer(["xclip", "-i", "-quiet", "-selection", selection.rawValue], display: xvfb.name, input: data)
       #expect(await display.waitForOwner(of: selection))
       return owner
     }
@@ -27,7 +28,7 @@ extension ClipboardInteropTests {
       let owner = try await xclip(payload, "CLIPBOARD", display: display, xvfb: xvfb)
       defer { owner.terminate() }
 
-      let offer = try await display.offer(of: "CLIPBOARD")
+      let offer = try await display.offer(of: .clipboard)
       #expect(offer.targets.map(\.name).contains("UTF8_STRING"))
       let capture = await display.capture(offer, budget: budget, stepTimeout: .seconds(5))
       #expect(capture.byteCount == 0, "nothing over the budget is kept")
@@ -49,7 +50,7 @@ extension ClipboardInteropTests {
       defer { display.close() }
       let owner = try await xclip(Data("héllo".utf8), "CLIPBOARD", display: display, xvfb: xvfb)
       defer { owner.terminate() }
-      let offer = try await display.offer(of: "CLIPBOARD")
+      let offer = try await display.offer(of: .clipboard)
       let capture = await display.capture(offer, budget: 1 << 20)
       #expect(capture.isComplete)
       #expect(capture.entries.first?.target == SelectionOffer.Target(name: "UTF8_STRING", type: .utf8PlainText))
@@ -65,9 +66,9 @@ extension ClipboardInteropTests {
       let owner = try await xclip(Data("small".utf8), "CLIPBOARD", display: display, xvfb: xvfb)
       defer { owner.terminate() }
       for _ in 0..<300 {
-        _ = try await display.owner(of: "CLIPBOARD")
-        _ = try await display.read("CLIPBOARD", target: "UTF8_STRING")
-        _ = try? await display.read("CLIPBOARD", target: "image/png")  // refused
+        _ = try await display.owner(of: .clipboard)
+        _ = try await display.read(.clipboard, target: "UTF8_STRING")
+        _ = try? await display.read(.clipboard, target: "image/png")  // refused
       }
       // One registration a call made 900 before calls released theirs; a call just answered
       // may not have released its own yet.

@@ -25,7 +25,7 @@ extension ClipboardInteropTests {
       try await display.own(clipboard, item: PasteboardItem(representations: [.file(payload, type: .data)]))
       let limit = try await display.maximumRequestBytes
 
-      let staller = try await SelectionProbe.start(["stall", clipboard, "application/octet-stream"], display: xvfb.name)
+      let staller = try await SelectionProbe.start(["stall", clipboard.rawValue, "application/octet-stream"], display: xvfb.name)
       defer { staller.terminate() }
       try await staller.expectOutput("stalled bytes=\(limit)")
 

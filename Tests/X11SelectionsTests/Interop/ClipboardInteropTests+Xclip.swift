@@ -97,11 +97,11 @@ extension ClipboardInteropTests {
     @Test func primaryWorksLikeClipboard() async throws {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
-      try await display.own("PRIMARY", item: textItem("primary text"))
+      try await display.own(.primary, item: textItem("primary text"))
       let paste = try await runPeer(["xclip", "-o", "-selection", "primary"], display: xvfb.name)
       #expect(paste.stdoutText == "primary text")
-      await display.disown("PRIMARY")
-      #expect(await display.waitForNoOwner(of: "PRIMARY"))
+      await display.disown(.primary)
+      #expect(await display.waitForNoOwner(of: .primary))
     }
   }
 }

@@ -10,7 +10,7 @@ import X11Selections
 ///
 /// Each test leaves `CLIPBOARD` without an owner: displays are closed, peers are stopped.
 @Suite(.serialized) struct ClipboardInteropTests {
-  static let clipboard = "CLIPBOARD"
+  static let clipboard = Selection.clipboard
 
   /// Waits until a peer started after `previous` owned `CLIPBOARD` has taken it.
   static func waitForPeer(_ display: X11Display, previous: XWindow, _ peer: PeerProcess) async throws {

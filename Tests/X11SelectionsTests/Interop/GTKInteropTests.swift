@@ -16,7 +16,7 @@ import X11Selections
     try await display.own(selection, item: textItem("héllo wörld"))
 
     let result = try await ScriptPeer.gtk.run(
-      ["--selection", selection, "read", "UTF8_STRING", "STRING", "COMPOUND_TEXT", "TEXT",
+      ["--selection", selection.rawValue, "read", "UTF8_STRING", "STRING", "COMPOUND_TEXT", "TEXT",
        "text/plain;charset=utf-8", "image/png"],
       display: xvfb.name)
     #expect(result.status == 0, "\(result.stderrText)")
@@ -42,7 +42,7 @@ import X11Selections
     defer { display.close() }
     let selection = uniqueSelection("gtkctext")
     try await display.own(selection, item: textItem("5 € ok"))
-    let result = try await ScriptPeer.gtk.run(["--selection", selection, "read", "COMPOUND_TEXT"], display: xvfb.name)
+    let result = try await ScriptPeer.gtk.run(["--selection", selection.rawValue, "read", "COMPOUND_TEXT"], display: xvfb.name)
     let line = ScriptReadLine.parse(result.stdoutText)["COMPOUND_TEXT"]
     #expect(line?.fields?["type"] == "COMPOUND_TEXT", "\(result.stdoutText)")
     #expect(line?.fields?["text"] == utf8Hex("5 € ok"), "\(result.stdoutText)")
@@ -56,7 +56,7 @@ import X11Selections
     let selection = uniqueSelection("gtkincr")
     try await display.own(selection, item: PasteboardItem(representations: [.data(payload, type: .data)]))
     let result = try await ScriptPeer.gtk.run(
-      ["--selection", selection, "read", "application/octet-stream"], display: xvfb.name)
+      ["--selection", selection.rawValue, "read", "application/octet-stream"], display: xvfb.name)
     let line = ScriptReadLine.parse(result.stdoutText)["application/octet-stream"]
     #expect(line?.fields?["len"] == "\(payload.count)", "\(result.stdoutText) \(result.stderrText)")
     let digest = try await sha256Hex(payload)
@@ -68,7 +68,7 @@ import X11Selections
     defer { display.close() }
     let selection = uniqueSelection("gtkown")
     let owner = try await ScriptPeer.gtk.start(
-      ["--selection", selection, "own", "plain from gtk ünïcode", "UTF8_STRING", "text/html"], display: xvfb.name)
+      ["--selection", selection.rawValue, "own", "plain from gtk ünïcode", "UTF8_STRING", "text/html"], display: xvfb.name)
     defer { owner.terminate() }
     try await owner.expectOutput("ready")
 
@@ -95,7 +95,7 @@ import X11Selections
     let selection = uniqueSelection("gtklegacy")
     // GTK encodes these itself (gtk_selection_data_set_text): Latin-1 for STRING, ISO 2022
     // for COMPOUND_TEXT. Offering only that target makes readText fall back to it.
-    let owner = try await ScriptPeer.gtk.start(["--selection", selection, "own", text, target], display: xvfb.name)
+    let owner = try await ScriptPeer.gtk.start(["--selection", selection.rawValue, "own", text, target], display: xvfb.name)
     defer { owner.terminate() }
     try await owner.expectOutput("ready")
     let reply = try await display.read(selection, target: target)
@@ -112,7 +112,7 @@ import X11Selections
     try await RandomPayload.write(count: 3 << 20, seed: 5, to: payload)
     let selection = uniqueSelection("gtkbig")
     let owner = try await ScriptPeer.gtk.start(
-      ["--selection", selection, "own", "@\(payload.path)", "application/octet-stream"], display: xvfb.name)
+      ["--selection", selection.rawValue, "own", "@\(payload.path)", "application/octet-stream"], display: xvfb.name)
     defer { owner.terminate() }
     try await owner.expectOutput("ready")
 

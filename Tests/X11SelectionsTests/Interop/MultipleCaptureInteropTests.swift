@@ -45,7 +45,7 @@ import UniformTypeIdentifiers
     let selection = uniqueSelection("multigtk")
     let text = "from gtk ünïcode"
     let owner = try await ScriptPeer.gtk.start(
-      ["--selection", selection, "own", text, "UTF8_STRING", "text/html", "application/x-ferry-test"], display: xvfb.name)
+      ["--selection", selection.rawValue, "own", text, "UTF8_STRING", "text/html", "application/x-ferry-test"], display: xvfb.name)
     defer { owner.terminate() }
     try await owner.expectOutput("ready")
 
@@ -75,7 +75,7 @@ import UniformTypeIdentifiers
     let selection = uniqueSelection("multigtkincr")
     let targets = ["application/x-ferry-a", "application/x-ferry-b", "application/x-ferry-c"]
     let owner = try await ScriptPeer.gtk.start(
-      ["--selection", selection, "own", "@" + scratch.file("payload").path] + targets, display: xvfb.name)
+      ["--selection", selection.rawValue, "own", "@" + scratch.file("payload").path] + targets, display: xvfb.name)
     defer { owner.terminate() }
     try await owner.expectOutput("ready")
 

@@ -91,7 +91,7 @@ import UniformTypeIdentifiers
     try await display.own(selection, item: PasteboardItem(representations: [
       .data(payload, type: .data), .data(Data("next".utf8), type: .utf8PlainText),
     ]))
-    let staller = try await SelectionProbe.start(["stall", selection, "application/octet-stream"], display: xvfb.name)
+    let staller = try await SelectionProbe.start(["stall", selection.rawValue, "application/octet-stream"], display: xvfb.name)
     try await staller.expectOutput("stalled bytes=\(limit)")
     _ = await staller.stopped(signal: SIGKILL)
     #expect(await Deadline.wait(for: .seconds(4)) { (try? await Self.transferCount(display)) == 0 })
@@ -116,7 +116,7 @@ import UniformTypeIdentifiers
     let selection = uniqueSelection("stall")
     try await display.own(selection, item: Self.binaryItem(payload))
 
-    let staller = try await SelectionProbe.start(["stall", selection, "application/octet-stream"], display: xvfb.name)
+    let staller = try await SelectionProbe.start(["stall", selection.rawValue, "application/octet-stream"], display: xvfb.name)
     defer { staller.terminate() }
     try await staller.expectOutput("stalled bytes=\(limit)")
     #expect(try await Self.transferCount(display) == 1)

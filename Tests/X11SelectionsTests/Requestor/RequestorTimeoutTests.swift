@@ -7,8 +7,8 @@ import Testing
 /// A read must fail with a clear error, never hang.
 @Suite struct RequestorTimeoutTests {
   /// Starts our probe as an owner that takes `selection` and ignores every request.
-  private func silentOwner(_ selection: String, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
-    let owner = try await SelectionProbe.start(["own", selection], display: xvfb.name)
+  private func silentOwner(_ selection: Selection, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
+    let owner = try await SelectionProbe.start(["own", selection.rawValue], display: xvfb.name)
     try await owner.expectOutput("owned window=")
     #expect(await display.waitForOwner(of: selection))
     return owner

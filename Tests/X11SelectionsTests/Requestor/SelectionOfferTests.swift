@@ -8,7 +8,7 @@ import UniformTypeIdentifiers
 @Suite struct SelectionOfferTests {
   @Test func metaTargetsAndRepeatedTypesAreLeftOut() {
     let offer = SelectionOffer(
-      selection: "CLIPBOARD",
+      selection: .clipboard,
       advertised: ["TARGETS", "MULTIPLE", "text/html", "UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TIMESTAMP", "SAVE_TARGETS"])
     #expect(offer.targets.map(\.name) == ["text/html", "UTF8_STRING", "STRING"])
     #expect(offer.targets.first?.type == .html)
@@ -23,13 +23,13 @@ import UniformTypeIdentifiers
     (["TARGETS", "UTF8_STRING"], false),  // xclip
   ])
   func multipleIsAskedOfOwnersThatListItExceptXsel(advertised: [String], converts: Bool) {
-    #expect(SelectionOffer(selection: "CLIPBOARD", advertised: advertised).convertsMultiple == converts)
+    #expect(SelectionOffer(selection: .clipboard, advertised: advertised).convertsMultiple == converts)
   }
 
   /// Cut at the cap, but for the well-known text targets listed after it.
   @Test func aHostileListIsCutButItsTextKept() {
     let advertised = (0..<100_000).map { "BOGUS_\($0)" } + ["UTF8_STRING", "BOGUS_TAIL"]
-    let offer = SelectionOffer(selection: "CLIPBOARD", advertised: advertised)
+    let offer = SelectionOffer(selection: .clipboard, advertised: advertised)
     #expect(offer.advertised.count == SelectionOffer.maximumTargets + 1)
     #expect(offer.advertised.last == "UTF8_STRING")
     #expect(offer.targets.count <= SelectionOffer.maximumTargets + 1)
@@ -37,7 +37,7 @@ import UniformTypeIdentifiers
   }
 
   @Test func thePasswordManagerHintConcealsAndIsNoTarget() {
-    let offer = SelectionOffer(selection: "CLIPBOARD", advertised: ["UTF8_STRING", "x-kde-passwordManagerHint"])
+    let offer = SelectionOffer(selection: .clipboard, advertised: ["UTF8_STRING", "x-kde-passwordManagerHint"])
     #expect(offer.isConcealed)
     #expect(offer.targets.map(\.name) == ["UTF8_STRING"])
     let capture = SelectionCapture(offer: offer, entries: [.init(target: offer.targets[0], data: Data("pw".utf8))])
@@ -45,7 +45,7 @@ import UniformTypeIdentifiers
   }
 
   @Test func namedTargetsFollowTheOwnersOrderThenTheGivenOne() {
-    let offer = SelectionOffer(selection: "CLIPBOARD", advertised: ["image/png", "UTF8_STRING"])
+    let offer = SelectionOffer(selection: .clipboard, advertised: ["image/png", "UTF8_STRING"])
     #expect(offer.targets(named: ["UTF8_STRING", "text/html", "image/png", "TARGETS"]).map(\.name) == ["image/png", "UTF8_STRING", "text/html"])
   }
 }

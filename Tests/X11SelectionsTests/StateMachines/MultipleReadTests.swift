@@ -9,7 +9,7 @@ import Testing
   private static let targets = ["text/html", "UTF8_STRING", "image/png"]
 
   private func request(budget: Int = 1000) -> MultipleRead {
-    MultipleRead(selection: "CLIPBOARD", targets: Self.targets, budget: budget)
+    MultipleRead(selection: .clipboard, targets: Self.targets, budget: budget)
   }
 
   @Test func membersAreReadInOrderWithWhatIsLeftOfTheBudget() {
@@ -28,8 +28,8 @@ import Testing
     #expect(read.replied(.converted([false, true, false])) == .read(1, budget: 1000))
     #expect(read.memberRead(1, .success(10)) == .finish)
     #expect(read.members == [
-      .failed(.refused(selection: "CLIPBOARD", target: "text/html")), .kept(byteCount: 10),
-      .failed(.refused(selection: "CLIPBOARD", target: "image/png")),
+      .failed(.refused(selection: .clipboard, target: "text/html")), .kept(byteCount: 10),
+      .failed(.refused(selection: .clipboard, target: "image/png")),
     ])
   }
 
@@ -45,7 +45,7 @@ import Testing
     #expect(read.members == [.failed(.tooLarge(limit: 1000)), .kept(byteCount: 1000), .notRead])
   }
 
-  @Test(arguments: [X11Error.timedOut("waiting for the next INCR chunk"), .noOwner("CLIPBOARD")])
+  @Test(arguments: [X11Error.timedOut("waiting for the next INCR chunk"), .noOwner(.clipboard)])
   func anOwnerThatHangsOnOneMemberHasTheRestEmptied(error: X11Error) {
     var read = request()
     _ = read.replied(.converted([true, true, true]))
@@ -57,7 +57,7 @@ import Testing
   }
 
   @Test(arguments: [
-    (MultipleRead.Reply.refused, X11Error.refused(selection: "CLIPBOARD", target: "MULTIPLE")),
+    (MultipleRead.Reply.refused, X11Error.refused(selection: .clipboard, target: "MULTIPLE")),
     (.malformed("gone"), .malformedReply("gone")),
     (.converted([true]), .malformedReply("the owner's MULTIPLE list has another number of pairs")),
   ])
@@ -111,7 +111,7 @@ import Testing
   /// read by its own `SelectionRead`, as the service does. Returns the members' outcomes and,
   /// per member, whether its property was left empty with every INCR chunk taken.
   private func run(_ answers: [Answer], budget: Int) -> (members: [MultipleRead.Member], emptied: [Bool]) {
-    var multiple = MultipleRead(selection: "CLIPBOARD", targets: answers.map { _ in "UTF8_STRING" }, budget: budget)
+    var multiple = MultipleRead(selection: .clipboard, targets: answers.map { _ in "UTF8_STRING" }, budget: budget)
     var emptied = Array(repeating: false, count: answers.count)
     var action = multiple.replied(.converted(answers.map { _ in true }))
     while case .read(let index, let memberBudget) = action {
@@ -119,14 +119,14 @@ import Testing
       var result: Result<Int, X11Error>
       switch answers[index] {
       case .whole(let size):
-        switch read.replied(.init(type: "UTF8_STRING", format: 8, byteCount: size), selection: "CLIPBOARD") {
+        switch read.replied(.init(type: "UTF8_STRING", format: 8, byteCount: size), selection: .clipboard) {
         case .readWhole: result = .success(read.keptBytes)
         case .discardWhole(let error): result = .failure(error)
         default: Issue.record("a whole reply is read or deleted"); return ([], [])
         }
         emptied[index] = true
       case .incremental(let announced, let chunks):
-        #expect(read.replied(.init(type: "INCR", format: 32, byteCount: 4), selection: "CLIPBOARD") == .readAnnouncement)
+        #expect(read.replied(.init(type: "INCR", format: 32, byteCount: 4), selection: .clipboard) == .readAnnouncement)
         #expect(read.announced(size: announced) == .startIncremental)
         result = .failure(.malformedReply("unfinished"))
         for size in chunks + [0] {

@@ -9,7 +9,7 @@ import Testing
 
   private func incremental(budget: Int?, announced: Int? = nil) -> SelectionRead {
     var read = SelectionRead(target: "UTF8_STRING", budget: budget)
-    #expect(read.replied(Shape(type: "INCR", format: 32, byteCount: 4), selection: "CLIPBOARD") == .readAnnouncement)
+    #expect(read.replied(Shape(type: "INCR", format: 32, byteCount: 4), selection: .clipboard) == .readAnnouncement)
     #expect(read.announced(size: announced) == .startIncremental)
     return read
   }
@@ -62,17 +62,17 @@ import Testing
 
   @Test func aWholeReplyPastTheBudgetIsNeverRead() {
     var read = SelectionRead(target: "image/png", budget: 100)
-    #expect(read.replied(Shape(type: "image/png", format: 8, byteCount: 101), selection: "CLIPBOARD") == .discardWhole(.tooLarge(limit: 100)))
+    #expect(read.replied(Shape(type: "image/png", format: 8, byteCount: 101), selection: .clipboard) == .discardWhole(.tooLarge(limit: 100)))
     var fits = SelectionRead(target: "image/png", budget: 100)
-    #expect(fits.replied(Shape(type: "image/png", format: 8, byteCount: 100), selection: "CLIPBOARD") == .readWhole)
+    #expect(fits.replied(Shape(type: "image/png", format: 8, byteCount: 100), selection: .clipboard) == .readWhole)
     #expect(fits.keptBytes == 100)
   }
 
   @Test func aRefusalAndAMissingPropertyFailAtOnce() {
     var refused = SelectionRead(target: "text/html", budget: nil)
-    #expect(refused.replied(nil, selection: "PRIMARY") == .fail(.refused(selection: "PRIMARY", target: "text/html")))
+    #expect(refused.replied(nil, selection: .primary) == .fail(.refused(selection: .primary, target: "text/html")))
     var missing = SelectionRead(target: "text/html", budget: nil)
-    guard case .fail(.malformedReply) = missing.replied(nil, selection: "PRIMARY", missing: true) else {
+    guard case .fail(.malformedReply) = missing.replied(nil, selection: .primary, missing: true) else {
       Issue.record("a missing property is a malformed reply")
       return
     }
@@ -88,7 +88,7 @@ import Testing
   ])
   func aReplyThatDoesNotFitItsTargetIsRefused(target: String, type: String, format: Int) {
     var whole = SelectionRead(target: target, budget: nil)
-    guard case .discardWhole(.malformedReply(let why)) = whole.replied(Shape(type: type, format: format, byteCount: 8), selection: "CLIPBOARD")
+    guard case .discardWhole(.malformedReply(let why)) = whole.replied(Shape(type: type, format: format, byteCount: 8), selection: .clipboard)
     else {
       Issue.record("\(type)/\(format) for \(target) was taken")
       return
@@ -96,7 +96,7 @@ import Testing
     #expect(why.contains(target) && why.contains("\(type)/\(format)"))
     // By INCR, the first chunk decides, and the rest is drained.
     var incremental = SelectionRead(target: target, budget: nil)
-    _ = incremental.replied(Shape(type: "INCR", format: 32, byteCount: 4), selection: "CLIPBOARD")
+    _ = incremental.replied(Shape(type: "INCR", format: 32, byteCount: 4), selection: .clipboard)
     _ = incremental.announced(size: nil)
     #expect(incremental.chunk(type: type, format: format, byteCount: 8) == .discardChunk)
     guard case .deliverFailure(.malformedReply) = incremental.chunk(type: type, format: format, byteCount: 0) else {

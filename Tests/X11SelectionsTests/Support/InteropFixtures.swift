@@ -38,8 +38,8 @@ final class ScratchDirectory: Sendable {
 
 /// A selection name no other test uses, for peers that accept any name (the probe, GTK,
 /// Ferry itself), so those tests run in parallel on the shared Xvfb.
-func uniqueSelection(_ label: String) -> String {
-  "FERRY_TEST_\(label.uppercased())_\(UUID().uuidString.prefix(8))"
+func uniqueSelection(_ label: String) -> Selection {
+  Selection(rawValue: "FERRY_TEST_\(label.uppercased())_\(UUID().uuidString.prefix(8))")
 }
 
 private let sharedServer = OnceOffThePool { try XvfbServer.shared() }
@@ -65,7 +65,7 @@ func textItem(_ text: String) -> PasteboardItem {
 
 extension X11Display {
   /// Waits until `selection` has an owner other than `previous`.
-  func waitForOwner(of selection: String, other previous: XWindow = .none, timeout: Duration = .seconds(10))
+  func waitForOwner(of selection: Selection, other previous: XWindow = .none, timeout: Duration = .seconds(10))
     async -> Bool
   {
     await Deadline.wait(for: timeout) {
@@ -75,7 +75,7 @@ extension X11Display {
   }
 
   /// Waits until `selection` has no owner.
-  func waitForNoOwner(of selection: String, timeout: Duration = .seconds(10)) async -> Bool {
+  func waitForNoOwner(of selection: Selection, timeout: Duration = .seconds(10)) async -> Bool {
     await Deadline.wait(for: timeout) { (try? await self.owner(of: selection)) == XWindow.none }
   }
 }

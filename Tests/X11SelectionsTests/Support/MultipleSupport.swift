@@ -9,9 +9,9 @@ enum HostileOwner {
   private static let built = OnceOffThePool { try CompiledPeer.build("hostile_owner.c") }
 
   /// Starts it owning `selection` in `mode` and waits until it does.
-  static func start(_ mode: String, selection: String, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
+  static func start(_ mode: String, selection: Selection, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
     let path = try await unlessUnavailable { try await built.value }
-    let owner = try await startPeer([path, selection, mode], display: xvfb.name)
+    let owner = try await startPeer([path, selection.rawValue, mode], display: xvfb.name)
     try await owner.expectOutput("ready")
     #expect(await display.waitForOwner(of: selection))
     return owner

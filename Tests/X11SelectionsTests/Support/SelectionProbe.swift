@@ -1,5 +1,6 @@
 import FerryTestSupport
 import Foundation
+import X11Selections
 import Testing
 
 /// The correctness peer: `Tests/Peers/xselprobe.c`, an Xlib requestor and owner of our own
@@ -19,10 +20,10 @@ enum SelectionProbe {
   /// Converts `selection` to `target` and reports the reply; `time` replaces the current
   /// server time as the request's time.
   static func get(
-    _ selection: String, _ target: String, display: String, outputFile: URL? = nil, obsolete: Bool = false,
+    _ selection: Selection, _ target: String, display: String, outputFile: URL? = nil, obsolete: Bool = false,
     time: UInt? = nil
   ) async throws -> ProbeReply {
-    var arguments = [try await path(), "get", selection, target]
+    var arguments = [try await path(), "get", selection.rawValue, target]
     if let outputFile { arguments.append(outputFile.path) }
     if obsolete { arguments.append("--obsolete") }
     if let time { arguments += ["--time", String(time)] }
@@ -30,8 +31,8 @@ enum SelectionProbe {
   }
 
   /// Converts `selection` to all `targets` in one `MULTIPLE` request.
-  static func multiple(_ selection: String, _ targets: [String], display: String) async throws -> ProbeReply {
-    ProbeReply(try await runPeer([try await path(), "multiple", selection] + targets, display: display))
+  static func multiple(_ selection: Selection, _ targets: [String], display: String) async throws -> ProbeReply {
+    ProbeReply(try await runPeer([try await path(), "multiple", selection.rawValue] + targets, display: display))
   }
 
   /// Starts the probe in a long-running mode (`stall`, `own`).

@@ -1,17 +1,12 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import X11Selections
 
 /// A plain top-level window that shows lines of text with the server's default font: the
 /// face of `ferry drop` and `ferry drag`. Lives on the X thread.
 ///
 /// Lines are drawn top to bottom, one row each; a boxed line is outlined (a draggable entry),
 /// a highlighted one twice as thick (the entry being dragged). The window redraws itself on
-/// `Expose` and keeps its size from `ConfigureNotify`.
+/// `Expose`, keeps its size from `ConfigureNotify`, and closes when the window manager asks.
 final class SimpleWindow {
   /// One line of text.
   struct Line: Equatable {
@@ -65,9 +60,12 @@ final class SimpleWindow {
   unowned let session: X11Session
   let window: XWindow
   let layout: Layout
+  private let atoms: WindowAtoms
   private(set) var width: Int
   private(set) var height: Int
   private(set) var lines: [Line]
+  private var handlerID: UUID?
+  private var onClose: () -> Void = {}
 
   /// Creates and maps a top-level window.
   ///
@@ -77,10 +75,12 @@ final class SimpleWindow {
   ///   - lines: What it shows first.
   ///   - eventMask: Events to select beyond exposure and structure.
   init(
-    session: X11Session, geometry: WindowGeometry?, title: String, lines: [Line], eventMask: Int = 0
+    session: X11Session, geometry: WindowGeometry?, title: String, lines: [Line],
+    eventMask: XWindow.EventMask = []
   ) {
     self.session = session
     let connection = session.connection
+    atoms = WindowAtoms(connection)
     let metrics = connection.defaultFontMetrics()
     layout = Layout(ascent: metrics.ascent, descent: metrics.descent, characterWidth: metrics.width)
     self.lines = lines
@@ -88,20 +88,46 @@ final class SimpleWindow {
     let frame = (geometry ?? WindowGeometry()).frame(
       defaultSize: preferred, screen: connection.screenSize)
     (width, height) = (frame.width, frame.height)
-    let exposureAndStructure = (1 << 15) | (1 << 17)  // ExposureMask | StructureNotifyMask
     window = connection.createTopLevelWindow(
       x: frame.x, y: frame.y, width: frame.width, height: frame.height,
-      eventMask: exposureAndStructure | eventMask)
+      eventMask: eventMask.union([.exposure, .structureNotify]))
     connection.describeTopLevelWindow(
-      window, title: title, className: "ferry", x: frame.x, y: frame.y, width: frame.width,
-      height: frame.height,
-      userPlaced: geometry?.hasPosition ?? false)
+      window, atoms: atoms, title: title, className: "ferry", x: frame.x, y: frame.y,
+      width: frame.width, height: frame.height, userPlaced: geometry?.hasPosition ?? false)
   }
 
-  /// Maps the window.
-  func show() {
+  /// Maps the window and takes its events until ``close()``: exposure and size changes it
+  /// handles itself, the window manager's close request closes it, and every other event
+  /// goes to `handler`, which returns whether it was one it took. The session keeps the
+  /// window, and what `handler` and `onClose` hold, until then.
+  ///
+  /// - Parameters:
+  ///   - handler: The owner's events (pointer, XDND messages).
+  ///   - onClose: Called once the window is gone, however it closed.
+  func show(handler: @escaping (X11Event) -> Bool, onClose: @escaping () -> Void) {
+    self.onClose = onClose
+    handlerID = session.addEventHandler { event in
+      if self.handle(event) { return true }
+      if self.isCloseRequest(event) {
+        self.close()
+        return true
+      }
+      return handler(event)
+    }
     session.connection.mapWindow(window)
     session.connection.flush()
+  }
+
+  /// Destroys the window, stops its events and calls `onClose`; once.
+  func close() {
+    guard let handlerID else { return }
+    session.removeEventHandler(handlerID)
+    self.handlerID = nil
+    session.connection.destroyWindow(window)
+    session.connection.flush()
+    let onClose = self.onClose
+    self.onClose = {}
+    onClose()
   }
 
   /// Replaces the lines and redraws.
@@ -135,7 +161,7 @@ final class SimpleWindow {
   }
 
   /// Handles this window's exposure and size changes; `true` when the event was one.
-  func handle(_ event: X11Event) -> Bool {
+  private func handle(_ event: X11Event) -> Bool {
     switch event {
     case .expose(let window, let count) where window == self.window:
       if count == 0 { redraw() }
@@ -149,17 +175,10 @@ final class SimpleWindow {
   }
 
   /// Whether `event` is the window manager asking to close this window.
-  func isCloseRequest(_ event: X11Event) -> Bool {
+  private func isCloseRequest(_ event: X11Event) -> Bool {
     guard case .clientMessage(let message) = event, message.window == window,
-      message.type == session.connection.atoms.wmProtocols
+      message.type == atoms.wmProtocols
     else { return false }
-    return UInt(UInt32(truncatingIfNeeded: message.data[0]))
-      == session.connection.atoms.wmDeleteWindow.rawValue
-  }
-
-  /// Destroys the window.
-  func close() {
-    session.connection.destroyWindow(window)
-    session.connection.flush()
+    return UInt(UInt32(truncatingIfNeeded: message.data[0])) == atoms.wmDeleteWindow.rawValue
   }
 }

@@ -191,4 +191,4 @@ package final class UnixSocket {
 }
 
 /// The text of an `errno` value.
-func describe(_ error: Int32) -> String { String(cString: strerror(error)) }
+package func describe(_ error: Int32) -> String { String(cString: strerror(error)) }

@@ -1,15 +1,8 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-import Pasteboard
+import X11Selections
 
 /// A window of draggable entries: a press on an entry and a move past the threshold start a
 /// ``DragSource`` for that entry's item. Lives on the X thread.
-final class DragWindowController {
+final class DragWindowController: WindowController {
   /// How far the pointer must move with the button down before a drag starts: GTK's default
   /// `gtk-dnd-drag-threshold`, so a click that wobbles is not a drag.
   static let threshold = 8
@@ -26,7 +19,6 @@ final class DragWindowController {
   private let types: [[String]]
   private let action: DragAction
   private let continuation: AsyncStream<DragEvent>.Continuation
-  private var handlerID: UUID?
   private var press: (entry: Int, rootX: Int, rootY: Int)?
   private var drag: DragSource?
   private var dragging: Int?
@@ -42,16 +34,14 @@ final class DragWindowController {
     self.types = types
     self.action = action
     self.continuation = continuation
-    // ButtonPressMask | ButtonReleaseMask | ButtonMotionMask
-    let pointerMask = (1 << 2) | (1 << 3) | (1 << 13)
     view = SimpleWindow(
       session: session, geometry: geometry, title: title,
       lines: Self.lines(entries: entries, dragging: nil, footer: "Nothing dragged yet."),
-      eventMask: pointerMask)
-    let id = UUID()
-    handlerID = id
-    session.eventHandlers[id] = { event in self.handle(event) }  // kept alive until close() removes it
-    view.show()
+      eventMask: [.buttonPress, .buttonRelease, .buttonMotion])
+    view.show(handler: { event in self.handle(event) }) {
+      continuation.yield(.closed)
+      continuation.finish()
+    }
   }
 
   static func lines(entries: [DragEntry], dragging: Int?, footer: String) -> [SimpleWindow.Line] {
@@ -74,21 +64,12 @@ final class DragWindowController {
     }
   }
 
+  /// Destroys the window; the events end with ``DragEvent/closed``.
   func close() {
-    guard let handlerID else { return }
-    session.eventHandlers[handlerID] = nil
-    self.handlerID = nil
     view.close()
-    continuation.yield(.closed)
-    continuation.finish()
   }
 
   private func handle(_ event: X11Event) -> Bool {
-    if view.handle(event) { return true }
-    if view.isCloseRequest(event) {
-      close()
-      return true
-    }
     guard drag == nil else { return false }  // the drag's own handler takes pointer events
     switch event {
     case .buttonPress(let pointer) where pointer.window == view.window:

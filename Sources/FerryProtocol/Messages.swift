@@ -4,8 +4,8 @@
   import Foundation
 #endif
 
-/// The protocol's constants.
-public enum FerryProtocol {
+/// The wire protocol's constants: its version and the pasteboards a request names by default.
+public enum WireProtocol {
   /// The protocol version this module speaks, sent in `hello`.
   public static let version = 1
   /// The pasteboard a request without `pasteboard` addresses.
@@ -42,7 +42,7 @@ public struct HelloRequest: BrokerRequest, Hashable {
   public var client: String?
 
   /// Creates a hello for ``FerryProtocol/version``.
-  public init(version: Int = FerryProtocol.version, client: String? = nil) {
+  public init(version: Int = WireProtocol.version, client: String? = nil) {
     self.version = version
     self.client = client
   }
@@ -306,7 +306,7 @@ public struct StatusResponse: Codable, Sendable, Hashable {
   public var pasteboards: [PasteboardState]
 
   public init(
-    version: String, protocolVersion: Int = FerryProtocol.version, pid: Int32, uptime: Double,
+    version: String, protocolVersion: Int = WireProtocol.version, pid: Int32, uptime: Double,
     display: String?, x11Bridged: Bool, clipboardManager: Bool, socket: String,
     pasteboards: [PasteboardState]
   ) {

@@ -3,7 +3,8 @@ import JSONText
 /// The messages of a short paste in ``CompactJSON``: what `Codable` would write (keys sorted,
 /// absent optionals left out) and read, for a fraction of its start-up cost.
 extension HelloRequest {
-  var compactJSON: CompactJSON {
+  /// The request as ``CompactJSON``, as `Codable` would write it.
+  package var compactJSON: CompactJSON {
     var members: [(String, CompactJSON)] = []
     if let client { members.append(("client", .string(client))) }
     members.append(("op", .string(op.rawValue)))
@@ -13,7 +14,8 @@ extension HelloRequest {
 }
 
 extension ReadRequest {
-  var compactJSON: CompactJSON {
+  /// The request as ``CompactJSON``, as `Codable` would write it.
+  package var compactJSON: CompactJSON {
     var members: [(String, CompactJSON)] = []
     if let inPlace { members.append(("inPlace", .bool(inPlace))) }
     members.append(("op", .string(op.rawValue)))
@@ -24,34 +26,38 @@ extension ReadRequest {
 }
 
 /// A message body that is not what it should be.
-struct CompactDecodingError: Error, CustomStringConvertible {
-  var description: String
+package struct CompactDecodingError: Error, CustomStringConvertible {
+  /// What is wrong with the body.
+  package var description: String
 }
 
 extension CompactJSON {
   /// The member `key`, required.
-  func required(_ key: String) throws(CompactDecodingError) -> CompactJSON {
+  package func required(_ key: String) throws(CompactDecodingError) -> CompactJSON {
     guard let value = self[key], value != .null else { throw CompactDecodingError(description: "no \(key)") }
     return value
   }
 
-  func requiredString(_ key: String) throws(CompactDecodingError) -> String {
+  /// The member `key`, required to be a string.
+  package func requiredString(_ key: String) throws(CompactDecodingError) -> String {
     guard let value = try required(key).string else { throw CompactDecodingError(description: "\(key) is not a string") }
     return value
   }
 
-  func requiredInteger(_ key: String) throws(CompactDecodingError) -> Int64 {
+  /// The member `key`, required to be an integer.
+  package func requiredInteger(_ key: String) throws(CompactDecodingError) -> Int64 {
     guard let value = try required(key).integer else { throw CompactDecodingError(description: "\(key) is not an integer") }
     return value
   }
 
-  func requiredUnsigned(_ key: String) throws(CompactDecodingError) -> UInt64 {
+  /// The member `key`, required to be a count (an integer of zero or more).
+  package func requiredUnsigned(_ key: String) throws(CompactDecodingError) -> UInt64 {
     guard let value = try required(key).unsigned else { throw CompactDecodingError(description: "\(key) is not a count") }
     return value
   }
 
   /// Parses a frame's body as an object.
-  static func object(in frame: Frame) throws(CompactDecodingError) -> CompactJSON {
+  package static func object(in frame: Frame) throws(CompactDecodingError) -> CompactJSON {
     do {
       let value = try CompactJSON.parse(frame.body)
       guard case .object = value else { throw CompactDecodingError(description: "not a JSON object") }
@@ -65,7 +71,8 @@ extension CompactJSON {
 }
 
 extension HelloResponse {
-  init(compact json: CompactJSON) throws(CompactDecodingError) {
+  /// Reads a `hello` answer from its compact JSON.
+  package init(compact json: CompactJSON) throws(CompactDecodingError) {
     guard let pid = Int32(exactly: try json.requiredInteger("pid")) else {
       throw CompactDecodingError(description: "pid is out of range")
     }
@@ -74,7 +81,8 @@ extension HelloResponse {
 }
 
 extension ReadResponse {
-  init(compact json: CompactJSON) throws(CompactDecodingError) {
+  /// Reads a `read` answer from its compact JSON.
+  package init(compact json: CompactJSON) throws(CompactDecodingError) {
     var file: FileReference?
     if let reference = json["file"], reference != .null {
       file = FileReference(
@@ -86,7 +94,8 @@ extension ReadResponse {
 }
 
 extension ErrorBody {
-  init(compact json: CompactJSON) throws(CompactDecodingError) {
+  /// Reads an ERROR frame's body from its compact JSON.
+  package init(compact json: CompactJSON) throws(CompactDecodingError) {
     self.init(code: BrokerErrorCode(rawValue: try json.requiredString("code")), message: try json.requiredString("message"))
   }
 }
