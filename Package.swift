@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "X11Selections", targets: ["X11Selections"]),
     .library(name: "FerryClient", targets: ["FerryClient"]),
     .library(name: "FerryBroker", targets: ["FerryBroker"]),
+    .library(name: "ClipboardHistory", targets: ["ClipboardHistory"]),
     .executable(name: "ferry", targets: ["ferry"]),
     .executable(name: "pbcopy", targets: ["pbcopy"]),
     .executable(name: "pbpaste", targets: ["pbpaste"]),
@@ -19,6 +20,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
   ],
   targets: [
     .target(name: "JSONText"),
@@ -33,6 +36,14 @@ let package = Package(
       name: "X11Selections",
       dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads"]),
     .target(name: "FerryClient", dependencies: ["JSONText"]),
+    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB, SHA-256 from
+    // swift-crypto. Never a dependency of pbcopy or pbpaste.
+    .target(
+      name: "ClipboardHistory",
+      dependencies: [
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     .target(
@@ -94,6 +105,18 @@ let package = Package(
     .testTarget(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]
+    ),
+    .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Sources/HistoryFixture"),
+    .testTarget(
+      name: "ClipboardHistoryTests",
+      dependencies: [
+        "ClipboardHistory", "HistoryFixture", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .executableTarget(
+      name: "HistoryBenchmark",
+      dependencies: ["ClipboardHistory"],
+      path: "Benchmarks/HistoryBenchmark"
     ),
     .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),
     .testTarget(
