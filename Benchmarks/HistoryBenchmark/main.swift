@@ -49,33 +49,33 @@ print(
 
 // MARK: Operations
 
-print("operation".padding(toLength: 62, withPad: " ", startingAt: 0) + "median ms     p90 ms")
+print("operation".padding(toLength: 62, withPad: " ", startingAt: 0) + "median ms     p90 ms    mean ms   key")
 var copy = 0
-Timing.report("record a short text (full history: evicts one)") {
+Timing.report("record", "record a short text (full history: evicts one)") {
   copy += 1
   try store.record(Workload.shortText("bench copy \(copy) of a short line", changeCount: copy))
 }
-Timing.report("list --limit 50") { _ = try store.list(limit: 50) }
-Timing.report("list --limit 50 -pboard general") { _ = try store.list(limit: 50, pasteboard: "general") }
-for (label, query) in Workload.searches {
-  Timing.report("search \(label)") { _ = try store.search(query, limit: 50) }
+Timing.report("list", "list --limit 50") { _ = try store.list(limit: 50) }
+Timing.report("list-pboard", "list --limit 50 -pboard general") { _ = try store.list(limit: 50, pasteboard: "general") }
+for (index, (label, query)) in Workload.searches.enumerated() {
+  Timing.report("search-\(index)", "search \(label)") { _ = try store.search(query, limit: 50) }
 }
-Timing.report("restore: newest general entry, every representation") {
+Timing.report("restore", "restore: newest general entry, every representation") {
   let entry = try store.newest(pasteboard: "general")!
   for index in entry.representations.indices { _ = try store.contents(of: entry.id, at: index) }
 }
 let largest = try store.list(limit: 2_000).max { $0.representations.count < $1.representations.count }!
-Timing.report("restore: an older entry by id (\(largest.representations.count) representations)") {
+Timing.report("restore-old", "restore: an older entry by id (\(largest.representations.count) representations)") {
   let entry = try store.entry(largest.id)!
   for index in entry.representations.indices { _ = try store.contents(of: entry.id, at: index) }
 }
 try store.close()
-Timing.report("open the history (writer: migrate check, blob sweep)", runs: 11) {
+Timing.report("open", "open the history (writer: migrate check, blob sweep)", runs: 11) {
   let reopened = try HistoryStore(directory: directory, limits: limits)
   try reopened.close()
 }
 store = try HistoryStore(directory: directory, limits: HistoryLimits(maximumEntries: 10 * entryCount, maximumTotalBytes: 8 << 30))
-Timing.report("record a short text (no eviction)") {
+Timing.report("record-growing", "record a short text (no eviction)") {
   copy += 1
   try store.record(Workload.shortText("bench copy \(copy) of a short line", changeCount: copy))
 }
