@@ -41,6 +41,7 @@ let package = Package(
     .target(
       name: "ClipboardHistory",
       dependencies: [
+        "Pasteboard",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
@@ -110,7 +111,8 @@ let package = Package(
     .testTarget(
       name: "ClipboardHistoryTests",
       dependencies: [
-        "ClipboardHistory", "HistoryFixture", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        "ClipboardHistory", "HistoryFixture", "FerryTestSupport", "Pasteboard",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .executableTarget(

@@ -70,25 +70,3 @@ public struct HistoryRepresentation: Sendable, Hashable {
   /// Where the bytes are kept.
   public var storage: Storage
 }
-
-/// The bytes of a recorded representation: in memory, or a file of the store's.
-///
-/// A `.file` is the store's own content-addressed blob: read it, never write it. A later
-/// eviction or deletion may remove it, so open it before calling the store again (an open
-/// descriptor keeps reading after the file is removed).
-public enum HistoryContent: Sendable, Hashable {
-  /// The bytes, for a representation kept inline.
-  case data(Data)
-  /// The blob file holding the bytes.
-  case file(URL)
-
-  /// The bytes, reading a file whole. Prefer reading a `.file` in chunks for large content.
-  ///
-  /// - Throws: `CocoaError` when the file cannot be read.
-  public func data() throws -> Data {
-    switch self {
-    case .data(let data): return data
-    case .file(let url): return try Data(contentsOf: url, options: .mappedIfSafe)
-    }
-  }
-}

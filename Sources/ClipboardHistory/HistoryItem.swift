@@ -1,4 +1,5 @@
 import Foundation
+import Pasteboard
 
 /// One copy to record: the pasteboard it was on, when, from whom, and its representations in
 /// preference order.
@@ -53,8 +54,8 @@ extension HistoryItem {
   public struct Representation: Sendable {
     /// The type identifier (`public.utf8-plain-text`, `public.png`, `com.example.profile`).
     public var type: String
-    /// Where the bytes are.
-    public var content: Content
+    /// The bytes: in memory, or a file's contents (copied in chunks, never loaded whole).
+    public var content: PasteboardPayload
     /// Whether the bytes are UTF-8 text to search and preview. Invalid sequences are
     /// replaced, never refused.
     public var isText: Bool
@@ -65,7 +66,7 @@ extension HistoryItem {
     ///   - type: The type identifier.
     ///   - content: Where the bytes are.
     ///   - isText: Whether the bytes are UTF-8 text to search and preview.
-    public init(type: String, content: Content, isText: Bool = false) {
+    public init(type: String, content: PasteboardPayload, isText: Bool = false) {
       self.type = type
       self.content = content
       self.isText = isText
@@ -83,11 +84,4 @@ extension HistoryItem {
     }
   }
 
-  /// Where a representation's bytes are.
-  public enum Content: Sendable {
-    /// Bytes in memory.
-    case data(Data)
-    /// A file whose contents are the bytes.
-    case file(URL)
-  }
 }

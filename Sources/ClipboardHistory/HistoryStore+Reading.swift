@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Pasteboard
 
 extension HistoryStore {
   /// Entries, newest first.
@@ -56,11 +57,13 @@ extension HistoryStore {
   /// - Parameters:
   ///   - id: The entry.
   ///   - index: The representation's position, from 0, in the order recorded.
-  /// - Returns: The bytes for an inline representation, the blob file for a large one.
+  /// - Returns: The bytes for an inline representation; for a large one, the store's blob
+  ///   file — read it, never write it, and open it before calling the store again (a later
+  ///   eviction or deletion may remove it; an open descriptor keeps reading).
   /// - Throws: ``HistoryError/blobUnavailable(entry:type:path:)`` when the blob file is
   ///   missing or not of the recorded size; ``HistoryError/noSuchEntry(_:)``,
   ///   ``HistoryError/noSuchRepresentation(_:index:)``.
-  public func contents(of id: HistoryEntry.ID, at index: Int) throws -> HistoryContent {
+  public func contents(of id: HistoryEntry.ID, at index: Int) throws -> PasteboardPayload {
     let row = try mapErrors {
       try database.read { db in
         try Row.fetchOne(
@@ -82,7 +85,7 @@ extension HistoryStore {
 
   /// The bytes of an entry's first representation of exactly `type`, or `nil` when it has
   /// none. The store does no conversion: that is the caller's.
-  public func contents(of id: HistoryEntry.ID, type: String) throws -> HistoryContent? {
+  public func contents(of id: HistoryEntry.ID, type: String) throws -> PasteboardPayload? {
     guard let entry = try entry(id) else { throw HistoryError.noSuchEntry(id) }
     return try entry.types.firstIndex(of: type).map { try contents(of: id, at: $0) }
   }

@@ -30,7 +30,7 @@ import Testing
       #expect(throws: HistoryError.blobUnavailable(entry: damaged, type: "public.png", path: blob.path)) {
         try store.contents(of: damaged, at: 1)
       }
-      #expect(try store.contents(of: damaged, at: 0) == .data(Data("caption".utf8)))
+      #expect(try store.contents(of: damaged, at: 0).data() == Data("caption".utf8))
       #expect(try store.contents(of: other, at: 0).data() == HistoryTesting.bytes(100_000, seed: 5))
       #expect(try store.list().count == 2)
       #expect(try store.search("caption").map(\.id) == [damaged])

@@ -61,9 +61,9 @@ import Testing
       let n = try #require(label.split(separator: "-").last.flatMap { Int($0) })
       let size = (1 << 20) + (n % 7) * 150_000
       #expect(entry.types == ["public.utf8-plain-text", "application/octet-stream", "public.html"], "round \(round), \(label)")
-      #expect(try store.contents(of: entry.id, at: 0) == .data(Data("entry \(label)".utf8)))
+      #expect(try store.contents(of: entry.id, at: 0).data() == Data("entry \(label)".utf8))
       #expect(try store.contents(of: entry.id, at: 1).data() == HistoryTesting.fixturePayload(label: label, size: size), "round \(round), \(label)")
-      #expect(try store.contents(of: entry.id, at: 2) == .data(Data("<p>entry \(label)</p>".utf8)))
+      #expect(try store.contents(of: entry.id, at: 2).data() == Data("<p>entry \(label)</p>".utf8))
       #expect(try store.search("entry \(label)").contains { $0.id == entry.id })
       named.formUnion(entry.representations.filter { $0.storage == .file }.map(\.sha256))
     }

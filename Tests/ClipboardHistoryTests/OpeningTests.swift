@@ -130,7 +130,7 @@ import Testing
 
       #expect(try reader.list().map(\.id) == [id])
       #expect(try reader.search("writer").map(\.id) == [id])
-      #expect(try reader.contents(of: id, at: 0) == .data(Data("from the writer".utf8)))
+      #expect(try reader.contents(of: id, at: 0).data() == Data("from the writer".utf8))
       #expect(try reader.status().access == .reader)
       let path = directory.appendingPathComponent(HistoryStore.databaseName).path
       #expect(throws: HistoryError.readOnlyStore(path: path)) { try reader.record(HistoryTesting.text("no")) }

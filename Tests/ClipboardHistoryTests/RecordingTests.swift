@@ -1,5 +1,6 @@
 import ClipboardHistory
 import Foundation
+import Pasteboard
 import Testing
 
 /// Recording copies: every representation kept in order, small ones inline, large ones in
@@ -30,7 +31,7 @@ import Testing
       #expect(entry.totalSize == Int64(15 + large.count + 4))
       #expect(entry.preview == "Juan")
       #expect(!entry.isPinned)
-      #expect(try store.contents(of: id, at: 0) == .data(Data("{\"name\":\"Juan\"}".utf8)))
+      #expect(try store.contents(of: id, at: 0).data() == Data("{\"name\":\"Juan\"}".utf8))
       guard case .file(let blob) = try store.contents(of: id, at: 1) else {
         Issue.record("the large representation is not a file")
         return
