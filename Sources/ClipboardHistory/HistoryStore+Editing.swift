@@ -27,10 +27,9 @@ extension HistoryStore {
   public func delete(_ ids: [HistoryEntry.ID]) throws -> Int {
     if ids.isEmpty { return 0 }
     return try remove { db in
-      let present = try Int64.fetchAll(
-        db, sql: "SELECT id FROM entry WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
-        arguments: StatementArguments(ids.map(\.rawValue)))
-      return present
+      try Int64.fetchAll(
+        db.cachedStatement(sql: "SELECT id FROM entry WHERE id IN (SELECT value FROM json_each(?))"),
+        arguments: [Self.jsonArray(ids.map(\.rawValue))])
     }
   }
 
@@ -68,17 +67,20 @@ extension HistoryStore {
   ///
   /// - Returns: The blobs the deleted entries named.
   func removeEntries(_ ids: [Int64], _ db: Database) throws -> Set<String> {
-    var blobs = Set<String>()
-    for start in stride(from: 0, to: ids.count, by: 500) {
-      let chunk = StatementArguments(Array(ids[start..<min(start + 500, ids.count)]))
-      let marks = databaseQuestionMarks(count: min(500, ids.count - start))
-      blobs.formUnion(
-        try String.fetchAll(
-          db, sql: "SELECT sha256 FROM representation WHERE inFile = 1 AND entryId IN (\(marks))",
-          arguments: chunk))
-      try db.execute(sql: "DELETE FROM entry WHERE id IN (\(marks))", arguments: chunk)
-    }
-    return blobs
+    let list = Self.jsonArray(ids)
+    let named = try String.fetchSet(
+      db.cachedStatement(
+        sql: "SELECT sha256 FROM representation WHERE inFile = 1 AND entryId IN (SELECT value FROM json_each(?))"),
+      arguments: [list])
+    try db.cachedStatement(sql: "DELETE FROM entry WHERE id IN (SELECT value FROM json_each(?))")
+      .execute(arguments: [list])
+    return named
+  }
+
+  /// Ids as one JSON array, bound as a single argument and expanded by `json_each`, so a
+  /// statement over any number of ids is prepared once.
+  static func jsonArray(_ ids: [Int64]) -> String {
+    "[" + ids.map(String.init).joined(separator: ",") + "]"
   }
 
   /// The blobs among `hashes` that no row names: to delete once the transaction commits.

@@ -32,6 +32,10 @@ extension HistoryStore {
   /// word prefix, case- and diacritic-insensitively ("hel wor" finds "Hello, World").
   /// Ranked by relevance (FTS5's bm25), newest first among equals.
   ///
+  /// Ranking a word found in most of a large history would cost a rank for every match, so
+  /// only the ``searchCandidates`` most recently recorded matches are ranked: a search stays
+  /// within milliseconds at 100,000 entries whatever the word.
+  ///
   /// - Parameters:
   ///   - text: Words to find; FTS5 syntax in it is taken literally.
   ///   - limit: The most entries returned.
@@ -39,18 +43,23 @@ extension HistoryStore {
   /// - Returns: The matches; none for text with no word in it.
   public func search(_ text: String, limit: Int = 50, pasteboard: String? = nil) throws -> [HistoryEntry] {
     guard let pattern = SearchPattern.prefixes(of: text) else { return [] }
-    let filter = pasteboard == nil ? "" : "AND entry.pasteboard = ?"
-    var arguments: StatementArguments = [pattern]
+    let filter = pasteboard == nil ? "" : "WHERE entry.pasteboard = ?"
+    var arguments: StatementArguments = [pattern, Self.searchCandidates]
     if let pasteboard { arguments += [pasteboard] }
     arguments += [limit]
     return try entries(
       sql: """
-        SELECT \(Self.entryColumns) FROM entryText JOIN entry ON entry.id = entryText.rowid
-        WHERE entryText MATCH ? \(filter)
-        ORDER BY entryText.rank, entry.sequence DESC LIMIT ?
+        SELECT \(Self.entryColumns) FROM (
+          SELECT rowid, rank FROM entryText WHERE entryText MATCH ? ORDER BY rowid DESC LIMIT ?
+        ) AS hit JOIN entry ON entry.id = hit.rowid
+        \(filter)
+        ORDER BY hit.rank, entry.sequence DESC LIMIT ?
         """,
       arguments: arguments)
   }
+
+  /// How many matches a search ranks at most: the most recently recorded ones.
+  public static let searchCandidates = 2_000
 
   /// The bytes of an entry's representation.
   ///
@@ -109,34 +118,34 @@ extension HistoryStore {
   static let entryColumns =
     "entry.id, entry.pasteboard, entry.recordedAt, entry.changeCount, entry.source, entry.pinned, entry.totalSize, entry.preview"
 
-  /// Runs an entry query, then reads the entries' representations in one more query.
+  /// Runs an entry query (selecting ``entryColumns``), then reads the entries'
+  /// representations in one more query. Columns are read by position: the hot path of
+  /// `list` and `search`.
   private func entries(sql: String, arguments: StatementArguments) throws -> [HistoryEntry] {
     try mapErrors {
       try database.read { db in
         let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
         if rows.isEmpty { return [] }
-        let ids = rows.map { $0["id"] as Int64 }
+        let ids = rows.map { $0[0] as Int64 }
         var representations = [Int64: [HistoryRepresentation]]()
         let representationRows = try Row.fetchCursor(
-          db,
-          sql: """
-            SELECT entryId, type, size, isText, sha256, inFile FROM representation
-            WHERE entryId IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY entryId, position
-            """,
-          arguments: StatementArguments(ids))
+          db.cachedStatement(
+            sql: """
+              SELECT entryId, type, size, isText, sha256, inFile FROM representation
+              WHERE entryId IN (SELECT value FROM json_each(?)) ORDER BY entryId, position
+              """),
+          arguments: [Self.jsonArray(ids)])
         while let row = try representationRows.next() {
-          representations[row["entryId"], default: []].append(
+          representations[row[0], default: []].append(
             HistoryRepresentation(
-              type: row["type"], size: row["size"], isText: row["isText"], sha256: row["sha256"],
-              storage: row["inFile"] ? .file : .inline))
+              type: row[1], size: row[2], isText: row[3], sha256: row[4], storage: row[5] ? .file : .inline))
         }
         return rows.map { row in
-          let id: Int64 = row["id"]
+          let id: Int64 = row[0]
           return HistoryEntry(
-            id: HistoryEntry.ID(rawValue: id), pasteboard: row["pasteboard"],
-            date: Date(timeIntervalSince1970: row["recordedAt"]), changeCount: row["changeCount"],
-            source: row["source"], isPinned: row["pinned"], totalSize: row["totalSize"],
-            preview: row["preview"], representations: representations[id] ?? [])
+            id: HistoryEntry.ID(rawValue: id), pasteboard: row[1], date: Date(timeIntervalSince1970: row[2]),
+            changeCount: row[3], source: row[4], isPinned: row[5], totalSize: row[6], preview: row[7],
+            representations: representations[id] ?? [])
         }
       }
     }

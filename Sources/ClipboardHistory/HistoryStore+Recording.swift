@@ -51,7 +51,7 @@ extension HistoryStore {
     let sequence = try (Int64.fetchOne(db.cachedStatement(sql: "SELECT max(sequence) FROM entry")) ?? 0) + 1
     let existing = try Int64.fetchOne(
       db.cachedStatement(
-        sql: "SELECT id FROM entry WHERE pasteboard = ? AND digest = ? ORDER BY sequence DESC LIMIT 1"),
+        sql: "SELECT id FROM entry WHERE pasteboard = ? AND digest = ?"),
       arguments: [item.pasteboard, digest])
     if let existing {
       try db.cachedStatement(
@@ -98,8 +98,8 @@ extension HistoryStore {
     var named = Set<String>()
     while true {
       guard let totals = try Row.fetchOne(db.cachedStatement(sql: "SELECT entries, bytes FROM totals")) else { break }
-      var entries: Int = totals["entries"]
-      var bytes: Int64 = totals["bytes"]
+      var entries: Int = totals[0]
+      var bytes: Int64 = totals[1]
       if entries <= limits.maximumEntries && bytes <= limits.maximumTotalBytes { break }
       let oldest = try Row.fetchAll(
         db.cachedStatement(
@@ -107,9 +107,9 @@ extension HistoryStore {
         arguments: [id])
       var batch: [Int64] = []
       for row in oldest where entries > limits.maximumEntries || bytes > limits.maximumTotalBytes {
-        batch.append(row["id"])
+        batch.append(row[0])
         entries -= 1
-        bytes -= row["totalSize"] as Int64
+        bytes -= row[1] as Int64
       }
       if batch.isEmpty { break }
       evicted += batch

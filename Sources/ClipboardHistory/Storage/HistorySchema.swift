@@ -33,7 +33,7 @@ enum HistorySchema {
       digest TEXT NOT NULL
     );
     CREATE INDEX entry_by_pasteboard ON entry(pasteboard, sequence);
-    CREATE INDEX entry_by_digest ON entry(pasteboard, digest);
+    CREATE UNIQUE INDEX entry_by_digest ON entry(pasteboard, digest);
     CREATE INDEX entry_unpinned ON entry(sequence) WHERE pinned = 0;
 
     CREATE TABLE representation (
