@@ -117,7 +117,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "HistoryBenchmark",
-      dependencies: ["ClipboardHistory"],
+      dependencies: ["ClipboardHistory", "FerryTestSupport"],
       path: "Benchmarks/HistoryBenchmark"
     ),
     .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),

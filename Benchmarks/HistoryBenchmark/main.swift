@@ -9,6 +9,7 @@
 // `record`, as the broker's would; the fill's own rate is printed too.
 
 import ClipboardHistory
+import FerryTestSupport
 import Foundation
 
 var entryCount = 100_000
