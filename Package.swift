@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "FerryProtocol", targets: ["FerryProtocol"]),
     .library(name: "FerryClient", targets: ["FerryClient"]),
     .library(name: "FerryBroker", targets: ["FerryBroker"]),
+    .library(name: "ClipboardHistory", targets: ["ClipboardHistory"]),
     .executable(name: "ferry", targets: ["ferry"]),
     .executable(name: "pbcopy", targets: ["pbcopy"]),
     .executable(name: "pbpaste", targets: ["pbpaste"]),
@@ -21,6 +22,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
   ],
   targets: [
     .target(name: "JSONText"),
@@ -38,12 +41,22 @@ let package = Package(
     .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
     .target(name: "FerryProtocol", dependencies: ["JSONText"]),
     .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText"]),
+    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB, SHA-256 from
+    // swift-crypto. Never a dependency of pbcopy or pbpaste.
+    .target(
+      name: "ClipboardHistory",
+      dependencies: [
+        "Pasteboard",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     .target(
       name: "FerryBroker",
       dependencies: [
         "FerryProtocol", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
+        "ClipboardHistory",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
@@ -60,6 +73,7 @@ let package = Package(
       name: "ferry",
       dependencies: [
         "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "FerryProtocol", "X11Selections",
+        "ClipboardHistory",
         "DragWindows",
         "Pasteboard",
         .product(name: "Logging", package: "swift-log"),
@@ -100,6 +114,19 @@ let package = Package(
     .testTarget(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]
+    ),
+    .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Sources/HistoryFixture"),
+    .testTarget(
+      name: "ClipboardHistoryTests",
+      dependencies: [
+        "ClipboardHistory", "HistoryFixture", "FerryTestSupport", "Pasteboard",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .executableTarget(
+      name: "HistoryBenchmark",
+      dependencies: ["ClipboardHistory", "FerryTestSupport"],
+      path: "Benchmarks/HistoryBenchmark"
     ),
     .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),
     .testTarget(

@@ -15,5 +15,6 @@ import Testing
     #expect(!needed.isEmpty, "a dynamically linked test build names its libraries")
     #expect(needed.contains { $0.contains("libFoundationEssentials.so") })
     #expect(!needed.contains { $0.contains("[libFoundation.so]") }, "\(tool) links full Foundation")
+    #expect(!needed.contains { $0.contains("libsqlite3") }, "\(tool) links the history store")
   }
 }

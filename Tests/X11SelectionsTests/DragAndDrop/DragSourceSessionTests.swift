@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Testing
 
 @testable import X11Selections
@@ -338,7 +339,7 @@ extension DragAndDropTests {
     /// Whatever happens, the grab is released exactly once before the end, and the drag ends once.
     @Test(arguments: 0..<64)
     func everyPathReleasesTheGrabOnceAndEndsOnce(seed: Int) {
-      var generator = SplitMix(seed: UInt64(seed))
+      var generator = SplitMix64(seed: UInt64(seed))
       var session = Session(source: Self.source, types: Self.types)
       var releases = 0
       var finishes = 0
@@ -370,18 +371,5 @@ extension DragAndDropTests {
       #expect(finishes <= 1)
       if finishes == 1 { #expect(releases == 1, "every end comes after the grab is released") }
     }
-  }
-}
-
-/// A seeded generator, so a failing sequence can be replayed.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z &>> 31)
   }
 }

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few system calls the store makes on files, each retrying `EINTR` and turning `errno`
+/// into a ``HistoryError`` at this one boundary.
+enum FileCalls {
+  /// The chunk files are read and written in.
+  static let chunkSize = 1 << 20
+
+  /// The error for a failed call: a full disk, a read-only file system, or the call's reason.
+  static func error(_ code: Int32, path: String, operation: String) -> HistoryError {
+    switch code {
+    case ENOSPC, EDQUOT:
+      return .diskFull(path: path)
+    case EROFS, EACCES, EPERM:
+      return .readOnlyDirectory(path: (path as NSString).deletingLastPathComponent)
+    default:
+      return .io(path: path, operation: operation, reason: String(cString: strerror(code)))
+    }
+  }
+
+  /// Opens `path`, retrying `EINTR`.
+  static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> Int32 {
+    while true {
+      let descriptor = Glibc.open(path, flags | O_CLOEXEC, mode)
+      if descriptor >= 0 { return descriptor }
+      if errno != EINTR { throw error(errno, path: path, operation: "open") }
+    }
+  }
+
+  /// Opens a file given to record, for reading.
+  static func openSource(_ path: String) throws -> Int32 {
+    while true {
+      let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+      if descriptor >= 0 { return descriptor }
+      if errno != EINTR { throw HistoryError.unreadableSource(path: path, reason: String(cString: strerror(errno))) }
+    }
+  }
+
+  /// Makes a directory and its missing parents, private to the user.
+  static func makeDirectory(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+    let parent = (path as NSString).deletingLastPathComponent
+    if parent != path, !parent.isEmpty { try makeDirectory(parent) }
+    if mkdir(path, 0o700) != 0, errno != EEXIST {
+      throw error(errno, path: path, operation: "mkdir")
+    }
+  }
+
+  /// Writes every byte of `buffer` to `descriptor` (open on `path`, named in errors).
+  static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+    var offset = 0
+    while offset < buffer.count {
+      let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw error(errno, path: path, operation: "write")
+      }
+      offset += written
+    }
+  }
+
+  /// Reads `descriptor` (open on `path`) to its end in chunks, calling `body` with each.
+  static func readChunks(
+    of descriptor: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let count = read(descriptor, buffer.baseAddress!, chunkSize)
+      if count == 0 { return }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw HistoryError.unreadableSource(path: path, reason: String(cString: strerror(errno)))
+      }
+      try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+    }
+  }
+
+  /// Flushes a file's contents to the disk.
+  static func sync(_ descriptor: Int32, path: String) throws {
+    if fsync(descriptor) != 0 { throw error(errno, path: path, operation: "fsync") }
+  }
+
+  /// Flushes a directory's entries (a rename into it) to the disk.
+  static func syncDirectory(_ path: String) throws {
+    let descriptor = try open(path, flags: O_RDONLY | O_DIRECTORY)
+    defer { close(descriptor) }
+    try sync(descriptor, path: path)
+  }
+
+  /// Renames `source` to `destination`, replacing it.
+  static func rename(_ source: String, to destination: String) throws {
+    if Glibc.rename(source, destination) != 0 { throw error(errno, path: destination, operation: "rename") }
+  }
+
+  /// Removes a file; a file already gone is not an error.
+  static func remove(_ path: String) {
+    _ = unlink(path)
+  }
+
+  /// The size of the file at `path`, or `nil` when there is none.
+  static func size(of path: String) -> Int64? {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int64(status.st_size) : nil
+  }
+
+  /// The size of the file open as `descriptor`.
+  static func size(of descriptor: Int32, path: String) throws -> Int64 {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw HistoryError.unreadableSource(path: path, reason: String(cString: strerror(errno)))
+    }
+    return Int64(status.st_size)
+  }
+}
