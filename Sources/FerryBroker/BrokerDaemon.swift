@@ -34,6 +34,8 @@ public enum BrokerDaemon {
     /// Where the daemon keeps what outlives it (registered declaration files):
     /// `$XDG_DATA_HOME/ferry`, by default `~/.local/share/ferry`. `nil` keeps nothing.
     public var dataDirectory: URL?
+    /// What the clipboard history records and keeps (in ``dataDirectory``).
+    public var history: HistorySettings
     /// Where the daemon logs.
     public var logger: Logger
 
@@ -41,8 +43,9 @@ public enum BrokerDaemon {
     public init(
       displayName: String?, socket: SocketPath = .resolve(), captureLimit: Int = 64 << 20,
       replace: Bool = false, dataDirectory: URL? = Configuration.defaultDataDirectory(),
-      logger: Logger = Logger(label: "ferry.daemon")
+      history: HistorySettings = HistorySettings(), logger: Logger = Logger(label: "ferry.daemon")
     ) {
+      self.history = history
       self.dataDirectory = dataDirectory
       self.displayName = displayName
       self.socket = socket
@@ -86,15 +89,30 @@ public enum BrokerDaemon {
     }
 
     let state = DaemonState(display: configuration.displayName, bridged: display != nil)
+    var serverConfiguration = BrokerSocketServer.Configuration(location: configuration.socket, status: state, logger: logger)
+    // Registered types first: a restored copy may need their conversions.
+    if let data = configuration.dataDirectory {
+      do {
+        let kept = try RegisteredDeclarations(dataDirectory: data)
+        let loaded = kept.load(into: serverConfiguration.converters, logger: logger)
+        if loaded > 0 { logger.info("loaded \(loaded) registered declaration file(s) from \(kept.directory.path)") }
+        serverConfiguration.registrations = kept
+      } catch {
+        logger.error("cannot use the data directory \(data.path): \(error); registrations last until the broker stops")
+      }
+    }
+    let history = openHistory(configuration, state: state)
+    serverConfiguration.history = history
     var bridgeTasks: [Task<Void, Never>] = []
     var bindings: [Pasteboard.Name: SelectionBinding] = [:]
     if let display {
       let general = SelectionBinding(
         pasteboard: .general, selection: .clipboard, display: display,
-        byteBudget: configuration.captureLimit, logger: logger)
+        byteBudget: configuration.captureLimit, sources: history?.sources, logger: logger)
       // PRIMARY changes with every selection drag: record its targets, read its data on request.
       let primary = SelectionBinding(
-        pasteboard: .primary, selection: .primary, display: display, byteBudget: 0, logger: logger)
+        pasteboard: .primary, selection: .primary, display: display, byteBudget: 0, sources: history?.sources,
+        logger: logger)
       bindings = [.general: general, .primary: primary]
       bridgeTasks.append(Task { await general.run() })
       bridgeTasks.append(Task { await primary.run() })
@@ -112,7 +130,13 @@ public enum BrokerDaemon {
       }
     }
 
-    var serverConfiguration = BrokerSocketServer.Configuration(location: configuration.socket, status: state, logger: logger)
+    if let history {
+      for name in history.settings.recordedPasteboards {
+        let board = Pasteboard.named(Pasteboard.Name(rawValue: name))
+        bridgeTasks.append(Task { await history.follow(board) })
+      }
+      await restoreNewest(from: history, binding: bindings[.general], logger: logger)
+    }
     // A write is acknowledged once its copy is on the selection (see PublicationGate).
     // Without the display (it went away) there is no selection to wait for.
     serverConfiguration.publication = { [bindings, state] name, count in
@@ -120,16 +144,6 @@ public enum BrokerDaemon {
       _ = await bindings[name]?.published.wait(for: count, within: SelectionBinding.publicationTimeout)
     }
     serverConfiguration.trimsHeapWhenIdle = true
-    if let data = configuration.dataDirectory {
-      do {
-        let kept = try RegisteredDeclarations(dataDirectory: data)
-        let loaded = kept.load(into: serverConfiguration.converters, logger: logger)
-        if loaded > 0 { logger.info("loaded \(loaded) registered declaration file(s) from \(kept.directory.path)") }
-        serverConfiguration.registrations = kept
-      } catch {
-        logger.error("cannot use the data directory \(data.path): \(error); registrations last until the broker stops")
-      }
-    }
     let server = try await BrokerSocketServer.bind(serverConfiguration)
     logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
     let serving = Task { try await server.serve() }
@@ -146,6 +160,42 @@ public enum BrokerDaemon {
   }
 }
 
+extension BrokerDaemon {
+  /// Opens the history the configuration asks for; `nil`, with the reason in `state` and the
+  /// log, when it is off or cannot be opened (the broker runs without it).
+  static func openHistory(_ configuration: Configuration, state: DaemonState) -> BrokerHistory? {
+    guard configuration.history.enabled else {
+      state.setHistoryProblem("off (--no-history or FERRY_HISTORY=off)")
+      return nil
+    }
+    guard let data = configuration.dataDirectory else {
+      state.setHistoryProblem("off: no data directory (neither XDG_DATA_HOME nor HOME is set)")
+      return nil
+    }
+    do {
+      let history = try BrokerHistory(directory: data, settings: configuration.history, logger: configuration.logger)
+      history.removeRestoredLinks()
+      return history
+    } catch {
+      configuration.logger.error("the clipboard history is off: \(error)")
+      state.setHistoryProblem("off: \(error)")
+      return nil
+    }
+  }
+
+  /// Puts the newest `general` entry back on the clipboard, as clipboard managers do after a
+  /// login — on `CLIPBOARD` only if nobody owns it by then (``SelectionBinding/restore(_:)``).
+  static func restoreNewest(from history: BrokerHistory, binding: SelectionBinding?, logger: Logger) async {
+    guard Pasteboard.general.items.isEmpty, let item = await history.newestItem(of: .general) else { return }
+    if let binding {
+      guard await binding.restore(item) else { return }
+    } else {
+      _ = Pasteboard.general.write([item])
+    }
+    logger.info("restored the newest clipboard entry (\(item.storedTypes.count) types) from the history")
+  }
+}
+
 /// What `ferry status` reports, kept current by the daemon.
 final class DaemonState: BrokerStatusProvider {
   private let started = ContinuousClock.now
@@ -159,6 +209,11 @@ final class DaemonState: BrokerStatusProvider {
 
   func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
   func setBridged(_ value: Bool) { flags.withLock { $0.bridged = value } }
+
+  private let historyProblemText = Mutex<String?>(nil)
+  /// Why the history is off, for `ferry status`; `nil` while it records.
+  var historyProblem: String? { historyProblemText.withLock { $0 } }
+  func setHistoryProblem(_ text: String) { historyProblemText.withLock { $0 = text } }
 
   /// Whether the display is still there.
   var isBridged: Bool { flags.withLock { $0.bridged } }

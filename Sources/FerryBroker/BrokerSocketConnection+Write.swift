@@ -64,6 +64,7 @@ extension BrokerSocketConnection {
     let item = PasteboardItem(
       representations: representations, options: plan.options, expirationDate: plan.expires,
       converters: board.converters)
+    context.configuration.history?.sources.note(item, source: clientName)
     let count = board.write([item])
     if item.options.contains(.concealed) {
       logger.debug(

@@ -20,6 +20,8 @@ struct BrokerSocketConnection {
   /// to a new connection.
   let ticket: ConnectionAdmission.Ticket
   var logger: Logger
+  /// The client's name from its hello (`pbcopy`, `ferry copy`), a history entry's source.
+  var clientName: String?
 
   /// Serves a connection to its end, then closes it.
   static func serve(
@@ -112,7 +114,10 @@ struct BrokerSocketConnection {
         .unsupportedVersion,
         "protocol version \(hello.version) is not supported; this broker speaks version \(WireProtocol.version)")
     }
-    if let client = hello.client { logger[metadataKey: "client"] = "\(client)" }
+    if let client = hello.client {
+      logger[metadataKey: "client"] = "\(client)"
+      clientName = client
+    }
     try await send(.response, HelloResponse(version: WireProtocol.version, pid: getpid()))
   }
 

@@ -40,6 +40,9 @@ public final class BrokerSocketServer: Sendable {
     public var converters: ConverterRegistry
     /// What `status` reports.
     public var status: any BrokerStatusProvider
+    /// The clipboard history, when the daemon keeps one: writes note their client as the
+    /// source, and the `history…` operations use it.
+    public var history: BrokerHistory?
     /// Where `register` keeps declaration files so a restarted broker loads them again;
     /// `nil` keeps them in the spool, for this run only.
     public var registrations: RegisteredDeclarations?

@@ -37,8 +37,12 @@ final class SelectionBinding: Sendable {
   let display: X11Display
   let byteBudget: Int
   let logger: Logger
+  /// Where the owner's application is noted for the history.
+  let sources: ItemSources?
   private let mirror = Mutex<Mirror?>(nil)
   private let capturing = Mutex<Task<Void, Never>?>(nil)
+  /// The item put back from the history, already on the selection when it was written.
+  private let restored = Mutex(WeakItem())
   /// How far the pasteboard's changes have reached the selection.
   let published = PublicationGate()
 
@@ -48,7 +52,11 @@ final class SelectionBinding: Sendable {
   /// How long each step of a capture may take: the owner's answer, each INCR chunk.
   static let captureStepTimeout: Duration = .seconds(2)
 
-  init(pasteboard: Pasteboard, selection: Selection, display: X11Display, byteBudget: Int, logger: Logger) {
+  init(
+    pasteboard: Pasteboard, selection: Selection, display: X11Display, byteBudget: Int, sources: ItemSources? = nil,
+    logger: Logger
+  ) {
+    self.sources = sources
     self.pasteboard = pasteboard
     self.selection = selection
     self.display = display
@@ -80,6 +88,7 @@ final class SelectionBinding: Sendable {
       return
     }
     if mirror.withLock({ $0?.item == ObjectIdentifier(item) }) { return }
+    if restored.withLock({ $0.item === item }) { return }
     do {
       try await display.own(selection, item: item)
       logger.debug("serving \(pasteboard.name.rawValue) on \(selection)")
@@ -100,6 +109,23 @@ final class SelectionBinding: Sendable {
     }
   }
 
+  /// Puts `item` — a copy from the history, when the broker starts — on the selection and
+  /// the pasteboard, only if nobody owns the selection: an application that owns it keeps
+  /// it, and the pasteboard stays as it was.
+  ///
+  /// - Returns: Whether the item was restored.
+  func restore(_ item: PasteboardItem) async -> Bool {
+    do {
+      try await display.own(selection, item: item, onlyIfUnowned: true)
+    } catch {
+      logger.info("not restoring the history's newest copy: \(selection) has an owner")
+      return false
+    }
+    restored.withLock { $0.item = item }
+    published.publish(pasteboard.write([item]))
+    return true
+  }
+
   /// Mirrors the new owner's offer into the pasteboard, replacing a capture in progress.
   private func startMirroring(owner: XWindow, time: XTimestamp) {
     if mirror.withLock({ $0?.owner == owner && $0?.time == time }) { return }  // the same ownership, told twice
@@ -109,8 +135,9 @@ final class SelectionBinding: Sendable {
       do {
         let offer = try await display.offer(of: selection, stepTimeout: Self.captureStepTimeout)
         let capture = await display.capture(offer, budget: byteBudget, stepTimeout: Self.captureStepTimeout)
+        let application = sources == nil ? nil : await display.application(owning: owner)
         guard !Task.isCancelled else { return }
-        record(capture, owner: owner, time: time)
+        record(capture, owner: owner, time: time, application: application)
       } catch {
         logger.debug("could not mirror \(selection): \(error)")
       }
@@ -123,7 +150,7 @@ final class SelectionBinding: Sendable {
 
   /// Puts a new owner's capture on the pasteboard: a change, unless it holds exactly the
   /// bytes the pasteboard already mirrors.
-  private func record(_ capture: SelectionCapture, owner: XWindow, time: XTimestamp) {
+  private func record(_ capture: SelectionCapture, owner: XWindow, time: XTimestamp, application: String?) {
     let changeCount = pasteboard.changeCount
     let unchanged = mirror.withLock { current -> Bool in
       guard let held = current, held.changeCount == changeCount, held.capture.holdsTheSameData(as: capture) else {
@@ -140,6 +167,7 @@ final class SelectionBinding: Sendable {
     let item = capture.item(readingTheRestFrom: display)
     // Written under the mirror's lock, so that following the write sees the mirror and never
     // takes the selection from its owner.
+    sources?.note(item, source: application)
     mirror.withLock { mirror in
       let count = pasteboard.write([item])
       mirror = Mirror(owner: owner, time: time, capture: capture, item: ObjectIdentifier(item), changeCount: count)
@@ -185,6 +213,7 @@ final class SelectionBinding: Sendable {
     let capture = await display.capture(offer, targets: wanted, budget: byteBudget, stepTimeout: Self.captureStepTimeout)
     guard !capture.captured.isEmpty else { return false }
     let item = capture.item
+    if let owner { sources?.note(item, source: await display.application(owning: owner)) }
     do {
       try await display.own(selection, item: item)
     } catch {
@@ -201,4 +230,10 @@ final class SelectionBinding: Sendable {
     logger.info("saved \(capture.captured.count) targets of \(selection) for an exiting application")
     return true
   }
+}
+
+/// A weak reference to an item, compared by identity: never mistaken for a later item that
+/// happens to reuse the address.
+private struct WeakItem {
+  weak var item: PasteboardItem?
 }

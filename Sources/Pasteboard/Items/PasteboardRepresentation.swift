@@ -28,6 +28,13 @@ public struct PasteboardRepresentation: Sendable {
     return nil
   }
 
+  /// Whether the bytes come from a provider run on request (``lazy(_:timeLimit:_:)``) rather
+  /// than being at hand. A history records what is at hand without running providers.
+  public var isLazy: Bool {
+    if case .lazy = provider { return true }
+    return false
+  }
+
   /// How long a lazy provider may run before the request fails. Ten seconds: longer than any
   /// reasonable conversion, shorter than the patience of GTK (30 s) and of people.
   public static let defaultTimeLimit: Duration = .seconds(10)

@@ -1,0 +1,153 @@
+import ClipboardHistory
+import Dispatch
+import Foundation
+import Logging
+import Pasteboard
+import UniformTypeIdentifiers
+
+/// The broker's clipboard history: records each new item of the pasteboards it follows into
+/// a ``HistoryStore``, and answers the history operations.
+///
+/// Every store call runs on one serial queue of its own — never on the socket's event loop
+/// or the X thread — so recording never holds up serving, and the store sees one change at a
+/// time.
+public final class BrokerHistory: Sendable {
+  /// The store.
+  public let store: HistoryStore
+  let settings: HistorySettings
+  let sources = ItemSources()
+  private let queue = DispatchQueue(label: "ferry.history", qos: .utility)
+  private let logger: Logger
+
+  /// Opens the history in `directory` as its writer.
+  ///
+  /// - Throws: ``HistoryError`` when the store cannot be opened (another broker writes it,
+  ///   the file is damaged or foreign, the directory is read-only).
+  public init(directory: URL, settings: HistorySettings, logger: Logger) throws {
+    store = try HistoryStore(directory: directory, access: .writer, limits: settings.limits)
+    self.settings = settings
+    self.logger = logger
+  }
+
+  /// Runs `body` with the store on the history's queue.
+  public func perform<T: Sendable>(_ body: @escaping @Sendable (HistoryStore) throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async { [store] in continuation.resume(with: Result { try body(store) }) }
+    }
+  }
+
+  // MARK: Recording
+
+  /// Records the changes of `board` until the task is cancelled: each item that settles,
+  /// unless concealed or transient, with every representation at hand.
+  func follow(_ board: Pasteboard) async {
+    for await count in board.changes {
+      guard await board.settle(within: .seconds(15)), board.changeCount == count else { continue }
+      guard let item = board.items.first else { continue }
+      await record(item, from: board, changeCount: count)
+    }
+  }
+
+  /// Records `item`, the pasteboard's copy at `changeCount`.
+  func record(_ item: PasteboardItem, from board: Pasteboard, changeCount: Int) async {
+    let source = sources.take(item)
+    if item.options.contains(.concealed) || item.options.contains(.transient) { return }
+    // What is at hand: stored bytes and files. A lazy representation (the part of an X
+    // owner's offer past the capture budget, or PRIMARY's data) would mean asking the owner
+    // again; only text is fetched that way, and only for PRIMARY, whose budget is zero.
+    var representations: [HistoryItem.Representation] = []
+    for representation in item.representations {
+      let isText = Self.isText(representation.type)
+      if representation.isLazy && !(board.name == .primary && isText) { continue }
+      guard let payload = try? await item.payload(for: representation.type) else { continue }
+      representations.append(HistoryItem.Representation(type: representation.type.identifier, content: payload, isText: isText))
+    }
+    guard !representations.isEmpty else { return }
+    let entry = HistoryItem(
+      pasteboard: board.name.rawValue, changeCount: changeCount, source: source, representations: representations)
+    let logger = self.logger
+    do {
+      let result = try await perform { try $0.record(entry) }
+      switch result {
+      case .refused(let reason): logger.info("not recorded in the history: \(reason)")
+      case .recorded(let id, let evicted):
+        logger.debug("recorded", metadata: ["entry": "\(id)", "evicted": "\(evicted.count)", "pasteboard": "\(board.name.rawValue)"])
+      case .deduplicated(let id):
+        logger.debug("recorded again", metadata: ["entry": "\(id)", "pasteboard": "\(board.name.rawValue)"])
+      }
+    } catch {
+      // A full disk, a blob that cannot be written: this copy is not kept; the clipboard works.
+      logger.error("the history could not record a copy: \(error)")
+    }
+  }
+
+  /// Whether a type's bytes are text the history searches and previews: UTF-8 or ASCII text
+  /// (not UTF-16, whose bytes would read as noise).
+  static func isText(_ type: UTType) -> Bool {
+    type.conforms(to: .text) && !type.conforms(to: .utf16PlainText)
+      && !type.conforms(to: .utf16ExternalPlainText)
+  }
+
+  // MARK: Restoring
+
+  /// The pasteboard item an entry was: every representation in its order, small ones in
+  /// memory, large ones served from the history's blob files.
+  ///
+  /// A blob is served through a hard link of its own under `restored/`, so deleting or
+  /// evicting the entry while its item is on the clipboard never takes the bytes away.
+  ///
+  /// - Throws: ``HistoryError`` when a blob file is missing; `nil` when the entry is gone.
+  public func item(for id: HistoryEntry.ID) async throws -> PasteboardItem? {
+    let restored = restoredDirectory
+    let loaded = try await perform { store -> [(type: String, payload: PasteboardPayload)]? in
+      guard let entry = try store.entry(id) else { return nil }
+      return try entry.representations.indices.map { index in
+        var payload = try store.contents(of: id, at: index)
+        if case .file(let blob) = payload { payload = .file(try Self.link(blob, into: restored)) }
+        return (entry.representations[index].type, payload)
+      }
+    }
+    guard let loaded else { return nil }
+    return PasteboardItem(
+      representations: loaded.map { identifier, payload in
+        let type = UTType(identifier) ?? UTType(importedAs: identifier)
+        switch payload {
+        case .data(let data): return .data(data, type: type)
+        case .file(let url): return .file(url, type: type)
+        }
+      })
+  }
+
+  /// Where restored items' blob links live: emptied when the broker starts.
+  var restoredDirectory: URL { store.directory.appendingPathComponent("restored", isDirectory: true) }
+
+  /// Empties ``restoredDirectory``: no item of an earlier run is on a pasteboard.
+  func removeRestoredLinks() {
+    try? FileManager.default.removeItem(at: restoredDirectory)
+  }
+
+  /// A new hard link to `blob` in `directory` (same file system: both are in the data
+  /// directory), or a copy where links are not allowed.
+  static func link(_ blob: URL, into directory: URL) throws -> URL {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let link = directory.appendingPathComponent("\(UUID().uuidString)-\(blob.lastPathComponent.prefix(16))")
+    do {
+      try FileManager.default.linkItem(at: blob, to: link)
+    } catch {
+      try FileManager.default.copyItem(at: blob, to: link)
+    }
+    return link
+  }
+
+  /// The newest entry of `pasteboard`, as an item, or `nil` when there is none or it cannot
+  /// be read (logged).
+  func newestItem(of pasteboard: Pasteboard.Name) async -> PasteboardItem? {
+    do {
+      guard let newest = try await perform({ try $0.newest(pasteboard: pasteboard.rawValue) }) else { return nil }
+      return try await item(for: newest.id)
+    } catch {
+      logger.error("the newest \(pasteboard.rawValue) entry of the history cannot be read: \(error)")
+      return nil
+    }
+  }
+}

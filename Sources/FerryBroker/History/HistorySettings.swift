@@ -1,0 +1,23 @@
+import ClipboardHistory
+import Foundation
+
+/// What the daemon's history records and keeps: daemon flags and `FERRY_HISTORY*`
+/// environment variables (docs/HISTORY.md).
+public struct HistorySettings: Sendable, Equatable {
+  /// Whether the history is kept at all.
+  public var enabled: Bool
+  /// Whether changes of `primary` are recorded (off: selecting words floods a history).
+  public var recordsPrimary: Bool
+  /// The store's limits: entries, total bytes, bytes per item.
+  public var limits: HistoryLimits
+
+  /// Creates settings; the defaults keep `general` only, within ``HistoryLimits``' defaults.
+  public init(enabled: Bool = true, recordsPrimary: Bool = false, limits: HistoryLimits = HistoryLimits()) {
+    self.enabled = enabled
+    self.recordsPrimary = recordsPrimary
+    self.limits = limits
+  }
+
+  /// The pasteboards recorded.
+  var recordedPasteboards: [String] { recordsPrimary ? ["general", "primary"] : ["general"] }
+}
