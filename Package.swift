@@ -148,6 +148,7 @@ let package = Package(
       name: "FerryBrokerTests",
       dependencies: [
         "FerryBroker", "FerryClient", "FerryProtocol", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
+        "ClipboardHistory",
         "pbcopy", "pbpaste", "ferry", "KeeperProbe",
       ]
     ),

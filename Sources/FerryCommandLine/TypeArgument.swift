@@ -53,9 +53,11 @@ public enum TypeArgument {
   public static func resolve(_ text: String) throws -> UTType {
     if let alias = aliases[text] { return type(forIdentifier: alias) }
     if text.contains("/") {
-      guard let type = UTType(mimeType: text, conformingTo: .item) ?? UTType(mimeType: text) else {
-        throw unknown(text)
-      }
+      // A declared type first, whatever it conforms to (inode/directory is public.folder,
+      // not data); an unknown MIME type is the dynamic type `UTType(mimeType:)` makes — the
+      // one the broker and X owners' offers use for it.
+      if let declared = UTType(mimeType: text, conformingTo: .item), !declared.isDynamic { return declared }
+      guard let type = UTType(mimeType: text) else { throw unknown(text) }
       return type
     }
     if text.hasPrefix(".") {

@@ -58,8 +58,22 @@ extension UTType {
       }
     if let record = registry.preferredRecord(tag: tag, tagClass: tagClass, conformingTo: filter) {
       self.init(record: record)
+    } else if tagClass == .x11Target, Self.isMIMETypeShaped(tag) {
+      // An X target with a slash is a MIME type by convention (Qt, GTK and browsers offer
+      // `application/x-…` as is): the same dynamic type as `UTType(mimeType:)` gives, so a
+      // reader naming the MIME type finds what an X owner offered under it.
+      self.init(dynamicTag: tag, tagClass: .mimeType, conformingTo: supertype ?? .data)
     } else {
       self.init(dynamicTag: tag, tagClass: tagClass, conformingTo: supertype)
+    }
+  }
+
+  /// Whether `tag` has a MIME type's shape: `type/subtype`, each part a token.
+  static func isMIMETypeShaped(_ tag: String) -> Bool {
+    let parts = tag.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2 else { return false }
+    return parts.allSatisfy { part in
+      !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0) }
     }
   }
 
