@@ -19,26 +19,36 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
+    // glibc's spawn extensions and wait-status macros, which Swift cannot import.
+    .target(name: "CFerrySystem"),
+    .target(
+      name: "FerrySystem",
+      dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "JSONText"),
-    .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText"]),
+    .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText", "FerrySystem"]),
     .target(name: "DetachedThreads"),
-    .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers"]),
-    .target(name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads"]),
+    .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
+    .target(
+      name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads", "FerrySystem"]),
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
     .target(
       name: "X11Selections",
-      dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads"]),
-    .target(name: "FerryClient", dependencies: ["JSONText"]),
+      dependencies: [
+        "CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads", "FerrySystem",
+      ]),
+    .target(name: "FerryClient", dependencies: ["JSONText", "FerrySystem"]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     .target(
       name: "FerryBroker",
       dependencies: [
         "FerryClient", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
+        "FerrySystem",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
@@ -46,10 +56,10 @@ let package = Package(
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers",
+        "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .target(name: "FerryTestSupport"),
+    .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
     .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Sources/KeeperProbe"),
     .executableTarget(
       name: "ferry",
@@ -91,6 +101,7 @@ let package = Package(
       dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport"],
       path: "Benchmarks/X11Benchmark"
     ),
+    .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem"]),
     .testTarget(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]

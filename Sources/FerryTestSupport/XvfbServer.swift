@@ -21,7 +21,7 @@ public final class XvfbServer: Sendable {
   public let name: String
   /// The display number.
   public let number: Int
-  let process: Process
+  let process: TestChild
 
   /// The server's process id.
   public var processIdentifier: Int32 { process.processIdentifier }
@@ -96,14 +96,11 @@ public final class XvfbServer: Sendable {
 
   private init() throws {
     guard let executable = Peers.path(of: "Xvfb") else { throw PeerUnavailable(program: "Xvfb") }
-    var started: (Process, Int)?
+    var started: (TestChild, Int)?
     for number in Self.candidateNumbers() {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate", "-noreset"]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.runWithDefaultSignals()
+      let process = try TestChild.start(
+        path: executable,
+        arguments: [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate", "-noreset"])
       let ready = Deadline.wait(for: .seconds(10)) {
         !process.isRunning || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
       }

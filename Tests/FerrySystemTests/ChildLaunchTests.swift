@@ -1,0 +1,168 @@
+import FerrySystem
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite struct ChildLaunchTests {
+  /// Runs `script` with `sh -c`, its standard output into a pipe; returns the output and how
+  /// it ended.
+  private func run(_ script: String, group: ChildLaunch.Group = .own, environment: [String]? = nil) throws
+    -> (output: String, termination: Termination)
+  {
+    let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
+    defer { try? readEnd.close() }
+    let child: ChildProcessID
+    do {
+      defer { try? writeEnd.close() }
+      child = try ChildLaunch(
+        path: "/bin/sh", arguments: ["sh", "-c", script], environment: environment,
+        descriptors: [.open("/dev/null", as: 0, .readOnly), .duplicate(writeEnd, as: 1)], group: group
+      ).spawn()
+    }
+    let output = try readEnd.readToEnd()
+    return (String(decoding: output, as: UTF8.self), try child.waitForExit())
+  }
+
+  @Test func exitStatusAndOutput() throws {
+    let (output, termination) = try run("echo hello; exit 7")
+    #expect(output == "hello\n")
+    #expect(termination == .exited(7))
+  }
+
+  @Test func aSignalEndsIt() throws {
+    #expect(try run("kill -TERM $$").termination == .signalled(SIGTERM))
+  }
+
+  @Test func standardInputFromAPipe() throws {
+    let (inputRead, inputWrite) = try FileDescriptor.closeOnExecPipe()
+    let (outputRead, outputWrite) = try FileDescriptor.closeOnExecPipe()
+    defer { try? outputRead.close() }
+    let child = try ChildLaunch(
+      path: "/bin/cat", arguments: ["cat"],
+      descriptors: [.duplicate(inputRead, as: 0), .duplicate(outputWrite, as: 1)]
+    ).spawn()
+    try inputRead.close()
+    try outputWrite.close()
+    try inputWrite.writeAll(Array("through cat".utf8))
+    try inputWrite.close()
+    #expect(try outputRead.readToEnd() == Array("through cat".utf8))
+    #expect(try child.waitForExit() == .exited(0))
+  }
+
+  @Test(arguments: [ChildLaunch.Group.inherited, .own, .ownSession])
+  func groupAndSession(group: ChildLaunch.Group) throws {
+    let child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"], group: group).spawn()
+    defer {
+      try? child.send(SIGKILL)
+      _ = try? child.waitForExit()
+    }
+    let pid = child.rawValue
+    switch group {
+    case .inherited:
+      #expect(getpgid(pid) == getpgrp() && getsid(pid) == getsid(0))
+    case .own:
+      #expect(getpgid(pid) == pid && getsid(pid) == getsid(0))
+    case .ownSession:
+      #expect(getsid(pid) == pid && getpgid(pid) == pid)
+    }
+  }
+
+  @Test func aSignalToTheGroupReachesWhatTheChildStarted() throws {
+    let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
+    defer { try? readEnd.close() }
+    // The shell starts a sleep that holds the pipe, and waits for it.
+    let child = try ChildLaunch(
+      path: "/bin/sh", arguments: ["sh", "-c", "sleep 30; echo never"],
+      descriptors: [.duplicate(writeEnd, as: 1)], group: .own
+    ).spawn()
+    try writeEnd.close()
+    try child.sendToGroup(SIGKILL)
+    #expect(try readEnd.readToEnd().isEmpty, "the sleep died too, closing the pipe")
+    #expect(try child.waitForExit() == .signalled(SIGKILL))
+  }
+
+  @Test func signalsStartAtTheirDefaults() throws {
+    // This thread blocks SIGTERM and the process ignores SIGUSR2: posix_spawn alone would
+    // pass both on.
+    var blocked = sigset_t()
+    sigemptyset(&blocked)
+    sigaddset(&blocked, SIGTERM)
+    var previousMask = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &blocked, &previousMask)
+    let previousAction = signal(SIGUSR2, SIG_IGN)
+    let child: ChildProcessID
+    do {
+      defer {
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        signal(SIGUSR2, previousAction)
+      }
+      child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"]).spawn()
+    }
+    defer { _ = try? child.waitForExit() }
+    #expect(signalMask("SigBlk", of: child) & bit(SIGTERM) == 0, "SIGTERM is not blocked")
+    #expect(signalMask("SigIgn", of: child) & bit(SIGUSR2) == 0, "SIGUSR2 is not ignored")
+    // glibc's own signals (32 and 33) stay as its posix_spawn leaves them; no other one is
+    // blocked or ignored.
+    #expect(signalMask("SigBlk", of: child) & ~(bit(32) | bit(33)) == 0)
+    #expect(signalMask("SigIgn", of: child) & ~(bit(32) | bit(33)) == 0)
+    try child.send(SIGTERM)
+    #expect(try child.waitForExit() == .signalled(SIGTERM))
+  }
+
+  @Test(arguments: [false, true])
+  func closeAllLeavesOnlyWhatIsHandedOver(closing: Bool) throws {
+    var leaked: [Int32] = [0, 0]
+    #expect(pipe(&leaked) == 0)  // not close-on-exec
+    defer { leaked.forEach { close($0) } }
+    var descriptors: [ChildLaunch.DescriptorAction] = [.open("/dev/null", as: 0, .readOnly)]
+    if closing { descriptors.append(.closeAll(from: 3)) }
+    let child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"], descriptors: descriptors).spawn()
+    defer {
+      try? child.send(SIGKILL)
+      _ = try? child.waitForExit()
+    }
+    let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.rawValue)/fd").compactMap { Int32($0) }
+    #expect(open.contains(leaked[1]) == !closing)
+    if closing { #expect(open.allSatisfy { $0 <= 2 }, "\(open)") }
+  }
+
+  @Test func theEnvironmentIsPassed() throws {
+    let environment = ChildLaunch.environment(adding: ["FERRY_SYSTEM_TEST": "one", "PATH": "/bin"])
+    #expect(environment.filter { $0.hasPrefix("PATH=") } == ["PATH=/bin"], "replaced, not added twice")
+    #expect(try run("echo $FERRY_SYSTEM_TEST", environment: environment).output == "one\n")
+    #expect(try run("echo ${FERRY_SYSTEM_TEST:-none}", environment: ["A=b"]).output == "none\n")
+  }
+
+  @Test func aMissingProgramIsAnErrno() {
+    #expect(throws: Errno.noSuchFileOrDirectory) {
+      try ChildLaunch(path: "/nonexistent/program", arguments: ["program"]).spawn()
+    }
+  }
+
+  @Test func waitingWithoutReapingKeepsTheStatus() throws {
+    let child = try ChildLaunch(path: "/bin/sh", arguments: ["sh", "-c", "exit 3"]).spawn()
+    try child.waitForExitWithoutReaping()
+    #expect(kill(child.rawValue, 0) == 0, "a zombie: the ID is still ours")
+    #expect(try child.reapIfEnded() == .exited(3))
+    #expect(throws: Errno.noChildProcess) { try child.reapIfEnded() }
+  }
+
+  @Test func reapIfEndedDoesNotWait() throws {
+    let child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"]).spawn()
+    #expect(try child.reapIfEnded() == nil)
+    try child.send(SIGKILL)
+    #expect(try child.waitForExit() == .signalled(SIGKILL))
+  }
+
+  /// A line of `/proc/<pid>/status` (`SigBlk`, `SigIgn`) as a bit set.
+  private func signalMask(_ name: String, of child: ChildProcessID) -> UInt64 {
+    let status = (try? String(contentsOfFile: "/proc/\(child.rawValue)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+    return UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) ?? .max
+  }
+
+  private func bit(_ signal: CInt) -> UInt64 { 1 << UInt64(signal - 1) }
+}
