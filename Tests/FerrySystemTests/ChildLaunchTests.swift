@@ -85,25 +85,28 @@ import Testing
   }
 
   @Test func signalsStartAtTheirDefaults() throws {
-    // This thread blocks SIGTERM and the process ignores SIGUSR2: posix_spawn alone would
-    // pass both on.
+    // This thread blocks SIGTERM and the process ignores SIGUSR2 and a real-time signal:
+    // posix_spawn alone would pass all three on.
     var blocked = sigset_t()
     sigemptyset(&blocked)
     sigaddset(&blocked, SIGTERM)
     var previousMask = sigset_t()
     pthread_sigmask(SIG_BLOCK, &blocked, &previousMask)
     let previousAction = signal(SIGUSR2, SIG_IGN)
+    let previousRealTime = signal(Self.realTimeSignal, SIG_IGN)
     let child: ChildProcessID
     do {
       defer {
         pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         signal(SIGUSR2, previousAction)
+        signal(Self.realTimeSignal, previousRealTime)
       }
       child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"]).spawn()
     }
     defer { _ = try? child.waitForExit() }
     #expect(signalMask("SigBlk", of: child) & bit(SIGTERM) == 0, "SIGTERM is not blocked")
     #expect(signalMask("SigIgn", of: child) & bit(SIGUSR2) == 0, "SIGUSR2 is not ignored")
+    #expect(signalMask("SigIgn", of: child) & bit(Self.realTimeSignal) == 0, "nor is a real-time signal")
     // glibc's own signals (32 and 33) stay as its posix_spawn leaves them; no other one is
     // blocked or ignored.
     #expect(signalMask("SigBlk", of: child) & ~(bit(32) | bit(33)) == 0)
@@ -165,4 +168,7 @@ import Testing
   }
 
   private func bit(_ signal: CInt) -> UInt64 { 1 << UInt64(signal - 1) }
+
+  /// A real-time signal nobody here uses (glibc's SIGRTMIN is 34, SIGRTMAX 64).
+  private static let realTimeSignal: CInt = 50
 }

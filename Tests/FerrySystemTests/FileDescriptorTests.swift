@@ -97,7 +97,6 @@ import Testing
   @Test(arguments: [false, true])
   func writeAllOnAFullNonBlockingPipe(waiting: Bool) throws {
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
-    defer { try? writeEnd.close() }
     try writeEnd.setNonBlocking()
     let payload = [UInt8](repeating: 7, count: 1 << 20)  // far more than a pipe holds
     let received = Box<Int>()
@@ -114,18 +113,16 @@ import Testing
       #expect(throws: Errno.wouldBlock) {
         try payload.withUnsafeBytes { try writeEnd.writeAll(from: $0) }
       }
+      try writeEnd.close()
     }
   }
 
   @Test func closeOnExecPipeEndsAreCloseOnExec() throws {
-    let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
-    defer {
-      try? readEnd.close()
-      try? writeEnd.close()
-    }
-    for end in [readEnd, writeEnd] {
-      #expect(end.rawValue > 2)
-      #expect(fcntl(end.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+    try withPipe { readEnd, writeEnd in
+      for end in [readEnd, writeEnd] {
+        #expect(end.rawValue > 2)
+        #expect(fcntl(end.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+      }
     }
   }
 }

@@ -8,30 +8,26 @@ import Testing
 
 @Suite struct PollTests {
   @Test func aDeadlineThatPassesReturnsNothingReady() throws {
-    let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
-    defer {
-      try? readEnd.close()
-      try? writeEnd.close()
+    try withPipe { readEnd, _ in
+      let start = ContinuousClock.now
+      let found = try readEnd.wait(for: .readable, until: start + .milliseconds(50))
+      #expect(found.isEmpty)
+      #expect(ContinuousClock.now - start >= .milliseconds(50), "never ends early")
     }
-    let start = ContinuousClock.now
-    let found = try readEnd.wait(for: .readable, until: start + .milliseconds(50))
-    #expect(found.isEmpty)
-    #expect(ContinuousClock.now - start >= .milliseconds(50), "never ends early")
   }
 
   @Test func readyEntriesAreReported() throws {
-    let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
-    let (idle, idleWriter) = try FileDescriptor.closeOnExecPipe()
-    defer {
-      for descriptor in [readEnd, writeEnd, idle, idleWriter] { try? descriptor.close() }
+    try withPipe { readEnd, writeEnd in
+      try withPipe { idle, _ in
+        try writeEnd.writeAll(Array("x".utf8))
+        var entries = [PollEntry(idle, for: .readable), PollEntry(readEnd, for: .readable), PollEntry(writeEnd, for: .writable)]
+        let ready = try Poll.wait(&entries, until: nil)
+        #expect(ready == 2)
+        #expect(!entries[0].isReady)
+        #expect(entries[1].returned == .readable && entries[1].descriptor == readEnd)
+        #expect(entries[2].returned.contains(.writable))
+      }
     }
-    try writeEnd.writeAll(Array("x".utf8))
-    var entries = [PollEntry(idle, for: .readable), PollEntry(readEnd, for: .readable), PollEntry(writeEnd, for: .writable)]
-    let ready = try Poll.wait(&entries, until: nil)
-    #expect(ready == 2)
-    #expect(!entries[0].isReady)
-    #expect(entries[1].returned == .readable && entries[1].descriptor == readEnd)
-    #expect(entries[2].returned.contains(.writable))
   }
 
   @Test func aHangUpIsReported() throws {
@@ -42,35 +38,31 @@ import Testing
   }
 
   @Test func anInterruptedWaitGoesOnUntilReady() throws {
-    let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
-    defer {
-      try? readEnd.close()
-      try? writeEnd.close()
+    try withPipe { readEnd, writeEnd in
+      let (result, signals) = Interrupter.run({ () -> Result<PollEvents, Errno> in
+        Result { () throws(Errno) in try readEnd.wait(for: .readable, until: .now + .seconds(20)) }
+      }, afterwards: {
+        _ = try? writeEnd.writeAll(Array("x".utf8))
+      })
+      let found = try result.get()
+      #expect(signals > 0)
+      #expect(found == .readable)
     }
-    let (result, signals) = Interrupter.run({ () -> Result<PollEvents, Errno> in
-      Result { () throws(Errno) in try readEnd.wait(for: .readable, until: .now + .seconds(20)) }
-    }, afterwards: {
-      _ = try? writeEnd.writeAll(Array("x".utf8))
-    })
-    #expect(signals > 0)
-    #expect(try result.get() == .readable)
   }
 
   @Test func anInterruptedWaitKeepsItsDeadline() throws {
-    let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
-    defer {
-      try? readEnd.close()
-      try? writeEnd.close()
+    try withPipe { readEnd, _ in
+      let start = ContinuousClock.now
+      let (result, signals) = Interrupter.run(interruptFor: .milliseconds(60), { () -> Result<PollEvents, Errno> in
+        Result { () throws(Errno) in try readEnd.wait(for: .readable, until: start + .milliseconds(150)) }
+      }, afterwards: {})
+      let found = try result.get()
+      #expect(signals > 0)
+      #expect(found.isEmpty)
+      let waited = ContinuousClock.now - start
+      #expect(waited >= .milliseconds(150), "interruptions do not end the wait early")
+      #expect(waited < .seconds(5), "nor restart its whole timeout each time")
     }
-    let start = ContinuousClock.now
-    let (result, signals) = Interrupter.run(interruptFor: .milliseconds(60), { () -> Result<PollEvents, Errno> in
-      Result { () throws(Errno) in try readEnd.wait(for: .readable, until: start + .milliseconds(150)) }
-    }, afterwards: {})
-    #expect(signals > 0)
-    #expect(try result.get().isEmpty)
-    let waited = ContinuousClock.now - start
-    #expect(waited >= .milliseconds(150), "interruptions do not end the wait early")
-    #expect(waited < .seconds(5), "nor restart its whole timeout each time")
   }
 
   @Test(arguments: [
