@@ -376,15 +376,11 @@ public final class BrokerClient {
     } catch .closed {
       // The broker may have said why before closing (a refused write, an oversized frame).
       if let reason = try? pendingError() { throw reason }
-      close()
-      throw BrokerClientError(code: .connectionLost, message: "the broker closed the connection")
+      throw closing(.connectionLost, "the broker closed the connection")
     } catch .timedOut {
-      close()
-      throw BrokerClientError(
-        code: .timeout, message: "the broker accepted no data for \(Self.seconds(timeout)) s")
+      throw closing(.timeout, "the broker accepted no data for \(Self.seconds(timeout)) s")
     } catch {
-      close()
-      throw BrokerClientError(code: .connectionLost, message: "sending to the broker failed: \(error.description)")
+      throw closing(.connectionLost, "sending to the broker failed: \(error.description)")
     }
   }
 
@@ -475,8 +471,7 @@ public final class BrokerClient {
         do throws(Errno) {
           count = try input.readWaiting(into: UnsafeMutableRawBufferPointer(rebasing: body[filled...]))
         } catch {
-          close()
-          throw BrokerClientError(code: .io, message: "reading the input failed: \(error); nothing was written")
+          throw closing(.io, "reading the input failed: \(error); nothing was written")
         }
         if count == 0 {
           finished = true
@@ -568,16 +563,12 @@ public final class BrokerClient {
       do {
         count = try socket.receive(into: &decoder, deadline: limit.map { .now + $0 })
       } catch .timedOut {
-        close()
-        throw BrokerClientError(
-          code: .timeout, message: "no \(what) from the broker for \(Self.seconds(limit ?? .zero)) s")
+        throw closing(.timeout, "no \(what) from the broker for \(Self.seconds(limit ?? .zero)) s")
       } catch {
-        close()
-        throw BrokerClientError(code: .connectionLost, message: "receiving from the broker failed: \(error.description)")
+        throw closing(.connectionLost, "receiving from the broker failed: \(error.description)")
       }
       if count == 0 {
-        close()
-        throw BrokerClientError(code: .connectionLost, message: "the broker closed the connection while this client waited for its \(what)")
+        throw closing(.connectionLost, "the broker closed the connection while this client waited for its \(what)")
       }
     }
   }
@@ -596,8 +587,13 @@ public final class BrokerClient {
   }
 
   private func protocolViolation(_ what: String) -> BrokerClientError {
+    closing(.connectionLost, "protocol error: \(what)")
+  }
+
+  /// Closes the connection, which a failure left out of step, and returns the failure.
+  private func closing(_ code: BrokerErrorCode, _ message: String) -> BrokerClientError {
     close()
-    return BrokerClientError(code: .connectionLost, message: "protocol error: \(what)")
+    return BrokerClientError(code: code, message: message)
   }
 
   private func closedError() -> BrokerClientError {
