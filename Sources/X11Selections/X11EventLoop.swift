@@ -157,6 +157,15 @@ final class X11EventLoop: Sendable {
     _ = try? wakeWriter.writeAll([UInt8(1)])
   }
 
+  /// The X thread's end when Xlib found the connection dead inside a call: tells everyone
+  /// waiting, and that the thread is gone. Called on the X thread just before it exits
+  /// without returning (`pthread_exit`), so its `defer` does not run: without this, every
+  /// later ``stop()`` waited its whole 2 s for a thread that was no longer there.
+  func threadEndsInsideXlib() {
+    connectionLost()
+    finished.signal()
+  }
+
   /// Marks the connection lost and tells everyone waiting.
   func connectionLost() {
     let handlers = shared.withLock { shared -> [@Sendable () -> Void] in
