@@ -84,35 +84,35 @@ import Testing
     #expect(try child.waitForExit() == .signalled(SIGKILL))
   }
 
-  @Test func signalsStartAtTheirDefaults() throws {
-    // This thread blocks SIGTERM and the process ignores SIGUSR2 and a real-time signal:
-    // posix_spawn alone would pass all three on.
+  @Test func signalsStartAtTheirDefaults() async {
+    // In a process of its own (an exit test): what it changes — a signal ignored by the whole
+    // process — must not reach the tests running beside it.
+    await #expect(processExitsWith: .success) {
+      exit(ChildLaunchTests.childStartsWithDefaultSignals() ? 0 : 1)
+    }
+  }
+
+  /// In the exit test's process: blocks SIGTERM on this thread and ignores SIGUSR2 and a
+  /// real-time signal in the process — posix_spawn alone would pass all three on — then
+  /// checks what a child starts with.
+  private static func childStartsWithDefaultSignals() -> Bool {
     var blocked = sigset_t()
     sigemptyset(&blocked)
     sigaddset(&blocked, SIGTERM)
-    var previousMask = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &blocked, &previousMask)
-    let previousAction = signal(SIGUSR2, SIG_IGN)
-    let previousRealTime = signal(Self.realTimeSignal, SIG_IGN)
-    let child: ChildProcessID
-    do {
-      defer {
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-        signal(SIGUSR2, previousAction)
-        signal(Self.realTimeSignal, previousRealTime)
-      }
-      child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"]).spawn()
+    pthread_sigmask(SIG_BLOCK, &blocked, nil)
+    signal(SIGUSR2, SIG_IGN)
+    signal(realTimeSignal, SIG_IGN)
+    guard let child = try? ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"]).spawn() else { return false }
+    defer {
+      try? child.send(SIGKILL)
+      _ = try? child.waitForExit()
     }
-    defer { _ = try? child.waitForExit() }
-    #expect(signalMask("SigBlk", of: child) & bit(SIGTERM) == 0, "SIGTERM is not blocked")
-    #expect(signalMask("SigIgn", of: child) & bit(SIGUSR2) == 0, "SIGUSR2 is not ignored")
-    #expect(signalMask("SigIgn", of: child) & bit(Self.realTimeSignal) == 0, "nor is a real-time signal")
     // glibc's own signals (32 and 33) stay as its posix_spawn leaves them; no other one is
     // blocked or ignored.
-    #expect(signalMask("SigBlk", of: child) & ~(bit(32) | bit(33)) == 0)
-    #expect(signalMask("SigIgn", of: child) & ~(bit(32) | bit(33)) == 0)
-    try child.send(SIGTERM)
-    #expect(try child.waitForExit() == .signalled(SIGTERM))
+    let glibc = bit(32) | bit(33)
+    let (blockedMask, ignoredMask) = (signalMask("SigBlk", of: child), signalMask("SigIgn", of: child))
+    return blockedMask & bit(SIGTERM) == 0 && ignoredMask & (bit(SIGUSR2) | bit(realTimeSignal)) == 0
+      && blockedMask & ~glibc == 0 && ignoredMask & ~glibc == 0
   }
 
   @Test(arguments: [false, true])
@@ -163,13 +163,13 @@ import Testing
   }
 
   /// A line of `/proc/<pid>/status` (`SigBlk`, `SigIgn`) as a bit set.
-  private func signalMask(_ name: String, of child: ChildProcessID) -> UInt64 {
+  private static func signalMask(_ name: String, of child: ChildProcessID) -> UInt64 {
     let status = (try? String(contentsOfFile: "/proc/\(child.rawValue)/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
     return UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) ?? .max
   }
 
-  private func bit(_ signal: CInt) -> UInt64 { 1 << UInt64(signal - 1) }
+  private static func bit(_ signal: CInt) -> UInt64 { 1 << UInt64(signal - 1) }
 
   /// A real-time signal nobody here uses (glibc's SIGRTMIN is 34, SIGRTMAX 64).
   private static let realTimeSignal: CInt = 50
