@@ -24,23 +24,32 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
+    // glibc's spawn extensions and wait-status macros, which Swift cannot import.
+    .target(name: "CFerrySystem"),
+    .target(
+      name: "FerrySystem",
+      dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "JSONText"),
-    .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText"]),
+    .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText", "FerrySystem"]),
     .target(name: "DetachedThreads"),
-    .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers"]),
-    .target(name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads"]),
+    .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
+    .target(
+      name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads", "FerrySystem"]),
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
     .target(
       name: "X11Selections",
-      dependencies: ["CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads"]),
+      dependencies: [
+        "CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads", "FerrySystem",
+      ]),
     // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
     .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
-    .target(name: "FerryProtocol", dependencies: ["JSONText"]),
-    .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText"]),
+    .target(name: "FerryProtocol", dependencies: ["JSONText", "FerrySystem"]),
+    .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText", "FerrySystem"]),
     // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB, SHA-256 from
     // swift-crypto. Never a dependency of pbcopy or pbpaste.
     .target(
@@ -56,7 +65,7 @@ let package = Package(
       name: "FerryBroker",
       dependencies: [
         "FerryProtocol", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
-        "ClipboardHistory",
+        "ClipboardHistory", "FerrySystem",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
@@ -64,10 +73,10 @@ let package = Package(
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers",
+        "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .target(name: "FerryTestSupport"),
+    .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
     .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Sources/KeeperProbe"),
     .executableTarget(
       name: "ferry",
@@ -111,6 +120,7 @@ let package = Package(
       dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport"],
       path: "Benchmarks/X11Benchmark"
     ),
+    .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem"]),
     .testTarget(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]

@@ -1,3 +1,4 @@
+import FerrySystem
 import Logging
 import NIOCore
 
@@ -77,9 +78,12 @@ final class AcceptShedding: ChannelInboundHandler, RemovableChannelHandler {
     let frame = ConnectionAdmission.busyFrame
     var count = 0
     while true {
-      let accepted = accept(listener, nil, nil)
-      if accepted < 0 {
-        if errno == EINTR || errno == ECONNABORTED { continue }
+      let accepted: CInt
+      do {
+        accepted = try Errno.retryingInterrupts { accept(listener, nil, nil) }
+      } catch .connectionAbort {
+        continue
+      } catch {
         return count
       }
       count += 1

@@ -1,4 +1,5 @@
 import FerryProtocol
+import FerrySystem
 import Foundation
 import NIOCore
 import NIOPosix
@@ -216,7 +217,7 @@ final class FileChunkReader: Sendable {
   init(path: String) throws(ProtocolFailure) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw .refusal(.internal, "cannot open \(path): \(String(cString: strerror(errno)))")
+      throw .refusal(.internal, "cannot open \(path): \(Errno.last)")
     }
     self.descriptor = descriptor
     self.path = path
@@ -229,24 +230,17 @@ final class FileChunkReader: Sendable {
     let chunk = FrameLimits.maxDataBody
     var buffer = ByteBufferAllocator().buffer(capacity: Frame.headerSize + chunk)
     buffer.writeBytes(Frame.header(kind: .data, bodyCount: 0))
-    var failure: Int32 = 0
+    var failure: Errno?
     let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunk) { free in
-      var filled = 0
-      while filled < chunk {
-        let count = Glibc.read(descriptor, free.baseAddress! + filled, chunk - filled)
-        if count > 0 {
-          filled += count
-        } else if count == 0 {
-          break
-        } else if errno != EINTR {
-          failure = errno
-          break
-        }
+      do throws(Errno) {
+        return try FileDescriptor(rawValue: descriptor).read(filling: UnsafeMutableRawBufferPointer(rebasing: free[..<chunk]))
+      } catch {
+        failure = error
+        return 0
       }
-      return filled
     }
-    if failure != 0 {
-      throw .fatal(.internal, "reading \(path) failed: \(String(cString: strerror(failure)))")
+    if let failure {
+      throw .fatal(.internal, "reading \(path) failed: \(failure)")
     }
     if count == 0 { return nil }
     buffer.setInteger(UInt32(count + 1), at: 0)

@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 
 #if canImport(Glibc)
@@ -29,21 +30,22 @@ final class InstanceLock {
     self.path = path
     descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw BrokerDaemonError.lock("cannot open \(path): \(String(cString: strerror(errno)))")
+      throw BrokerDaemonError.lock("cannot open \(path): \(Errno.last)")
     }
     state = .heldBy(0)
     // The holder can exit between a failed attempt and the question who holds the lock:
     // then the lock is free, and the next attempt takes it.
     for _ in 0..<100 {
-      if lock(F_WRLCK) {
+      do throws(Errno) {
+        try lock(F_WRLCK)
         state = .held
         writePID()
         return
-      }
-      guard errno == EAGAIN || errno == EACCES else {
-        let reason = String(cString: strerror(errno))
+      } catch .resourceTemporarilyUnavailable, .permissionDenied {
+        // Held by another process.
+      } catch {
         close(descriptor)
-        throw BrokerDaemonError.lock("cannot lock \(path): \(reason)")
+        throw BrokerDaemonError.lock("cannot lock \(path): \(error)")
       }
       if let holder = holder() {
         state = .heldBy(holder)
@@ -57,7 +59,7 @@ final class InstanceLock {
     if pid > 0 { kill(pid, SIGTERM) }
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
-      if lock(F_WRLCK) {
+      if (try? lock(F_WRLCK)) != nil {
         state = .held
         writePID()
         return
@@ -70,18 +72,17 @@ final class InstanceLock {
   func release() {
     if state == .held {
       ftruncate(descriptor, 0)
-      _ = lock(F_UNLCK)
+      try? lock(F_UNLCK)
     }
     close(descriptor)
   }
 
   /// Sets (`F_WRLCK`) or drops (`F_UNLCK`) the lock on the whole file without waiting.
-  private func lock(_ type: Int32) -> Bool {
+  ///
+  /// - Throws: `EAGAIN` or `EACCES` when another process holds a conflicting lock.
+  private func lock(_ type: Int32) throws(Errno) {
     var request = Self.wholeFile(type)
-    while true {
-      if fcntl(descriptor, F_SETLK, &request) == 0 { return true }
-      if errno != EINTR { return false }
-    }
+    _ = try Errno.retryingInterrupts { fcntl(descriptor, F_SETLK, &request) }
   }
 
   /// The pid of the process holding a lock that conflicts with ours, `nil` when none does.

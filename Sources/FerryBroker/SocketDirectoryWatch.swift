@@ -1,5 +1,6 @@
 import Dispatch
 import FerryProtocol
+import FerrySystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -76,8 +77,7 @@ final class SocketDirectoryWatch: Sendable {
     var relevant = false
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
+      let count = (try? buffer.withUnsafeMutableBytes { try FileDescriptor(rawValue: descriptor).read(into: $0) }) ?? 0
       guard count > 0 else { return relevant }
       buffer.withUnsafeBytes { bytes in
         var offset = 0

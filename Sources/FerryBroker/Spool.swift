@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 import Pasteboard
 import Synchronization
@@ -39,7 +40,7 @@ public final class SpoolDirectory: Sendable {
     let name = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
     let path = parent + "/" + String(name)
     guard mkdir(path, 0o700) == 0 else {
-      throw .cannotCreate(path, reason: String(cString: strerror(errno)))
+      throw .cannotCreate(path, .last)
     }
     _ = chmod(path, 0o700)
     self.path = path
@@ -71,7 +72,7 @@ public final class SpoolDirectory: Sendable {
     let path = self.path + "/" + UUID().uuidString
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw .cannotCreate(path, reason: String(cString: strerror(errno)))
+      throw .cannotCreate(path, .last)
     }
     return SpoolWriter(file: SpooledFile(path: path, spool: self), descriptor: descriptor)
   }
@@ -81,7 +82,7 @@ public final class SpoolDirectory: Sendable {
   func reservedPath(named name: String) throws(SpoolError) -> String {
     let directory = path + "/declarations"
     if mkdir(directory, 0o700) != 0, errno != EEXIST {
-      throw .cannotCreate(directory, reason: String(cString: strerror(errno)))
+      throw .cannotCreate(directory, .last)
     }
     return directory + "/" + name
   }
@@ -92,13 +93,13 @@ public final class SpoolDirectory: Sendable {
     for component in path.split(separator: "/") {
       current += "/" + component
       if mkdir(current, 0o700) != 0, errno != EEXIST {
-        throw .cannotCreate(current, reason: String(cString: strerror(errno)))
+        throw .cannotCreate(current, .last)
       }
     }
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid()
     else {
-      throw .cannotCreate(path, reason: "not a directory owned by this user")
+      throw .notPrivate(path)
     }
   }
 
@@ -157,23 +158,19 @@ public final class SpoolWriter: Sendable {
   ///
   /// - Throws: ``SpoolError/writeFailed(_:reason:)``.
   public func write(_ bytes: some ContiguousBytes) throws(SpoolError) {
-    let result: Int32? = descriptor.withLock { descriptor in
-      guard let descriptor else { return EBADF }
+    let result: Errno? = descriptor.withLock { descriptor in
+      guard let descriptor else { return .badFileDescriptor }
       return bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            return errno
-          }
-          offset += written
+        do throws(Errno) {
+          try FileDescriptor(rawValue: descriptor).writeAll(from: raw)
+          return nil
+        } catch {
+          return error
         }
-        return nil
       }
     }
     if let error = result {
-      throw .writeFailed(file.path, reason: String(cString: strerror(error)))
+      throw .writeFailed(file.path, error)
     }
   }
 
@@ -192,21 +189,24 @@ public final class SpoolWriter: Sendable {
 /// Why the spool failed.
 public enum SpoolError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A directory or file could not be created.
-  case cannotCreate(String, reason: String)
+  case cannotCreate(String, Errno)
+  /// A directory on the way is not a directory this user owns.
+  case notPrivate(String)
   /// Writing a file failed (a full disk).
-  case writeFailed(String, reason: String)
+  case writeFailed(String, Errno)
 
   public var description: String {
     switch self {
-    case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
-    case .writeFailed(let path, let reason): return "writing \(path) failed: \(reason)"
+    case .cannotCreate(let path, _), .notPrivate(let path): return "cannot create \(path): \(reason)"
+    case .writeFailed(let path, _): return "writing \(path) failed: \(reason)"
     }
   }
 
   /// The system's reason alone (`No space left on device`).
   public var reason: String {
     switch self {
-    case .cannotCreate(_, let reason), .writeFailed(_, let reason): return reason
+    case .cannotCreate(_, let error), .writeFailed(_, let error): return "\(error)"
+    case .notPrivate: return "not a directory owned by this user"
     }
   }
 }

@@ -4,6 +4,7 @@
   import Foundation
 #endif
 import FerryProtocol
+import FerrySystem
 import JSONText
 #if canImport(Glibc)
   import Glibc
@@ -326,7 +327,7 @@ public final class BrokerClient {
   {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw BrokerClientError(code: .io, message: "cannot open \(path): \(describe(errno))")
+      throw BrokerClientError(code: .io, message: "cannot open \(path): \(Errno.last)")
     }
     defer { Glibc.close(descriptor) }
     let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -376,15 +377,11 @@ public final class BrokerClient {
     } catch .closed {
       // The broker may have said why before closing (a refused write, an oversized frame).
       if let reason = try? pendingError() { throw reason }
-      close()
-      throw BrokerClientError(code: .connectionLost, message: "the broker closed the connection")
+      throw closing(.connectionLost, "the broker closed the connection")
     } catch .timedOut {
-      close()
-      throw BrokerClientError(
-        code: .timeout, message: "the broker accepted no data for \(Self.seconds(timeout)) s")
+      throw closing(.timeout, "the broker accepted no data for \(Self.seconds(timeout)) s")
     } catch {
-      close()
-      throw BrokerClientError(code: .connectionLost, message: "sending to the broker failed: \(error.description)")
+      throw closing(.connectionLost, "sending to the broker failed: \(error.description)")
     }
   }
 
@@ -465,22 +462,23 @@ public final class BrokerClient {
     let chunk = FrameLimits.maxDataBody
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Frame.headerSize + chunk, alignment: 16)
     defer { buffer.deallocate() }
-    let body = buffer.baseAddress! + Frame.headerSize
+    let body = UnsafeMutableRawBufferPointer(rebasing: buffer[Frame.headerSize...])
+    let input = FileDescriptor(rawValue: descriptor)
     var finished = false
     while !finished {
       var filled = 0
       while filled < chunk {
-        switch InputRead.some(descriptor, into: body + filled, count: chunk - filled) {
-        case .success(0):
-          finished = true
-        case .success(let count):
-          filled += count
-        case .failure(let failure):
-          let reason = describe(failure.code)
-          close()
-          throw BrokerClientError(code: .io, message: "reading the input failed: \(reason); nothing was written")
+        let count: Int
+        do throws(Errno) {
+          count = try input.readWaiting(into: UnsafeMutableRawBufferPointer(rebasing: body[filled...]))
+        } catch {
+          throw closing(.io, "reading the input failed: \(error); nothing was written")
         }
-        if finished { break }
+        if count == 0 {
+          finished = true
+          break
+        }
+        filled += count
       }
       if filled == 0 { break }
       if let refusal = try earlyRefusal() { return refusal }
@@ -566,16 +564,12 @@ public final class BrokerClient {
       do {
         count = try socket.receive(into: &decoder, deadline: limit.map { .now + $0 })
       } catch .timedOut {
-        close()
-        throw BrokerClientError(
-          code: .timeout, message: "no \(what) from the broker for \(Self.seconds(limit ?? .zero)) s")
+        throw closing(.timeout, "no \(what) from the broker for \(Self.seconds(limit ?? .zero)) s")
       } catch {
-        close()
-        throw BrokerClientError(code: .connectionLost, message: "receiving from the broker failed: \(error.description)")
+        throw closing(.connectionLost, "receiving from the broker failed: \(error.description)")
       }
       if count == 0 {
-        close()
-        throw BrokerClientError(code: .connectionLost, message: "the broker closed the connection while this client waited for its \(what)")
+        throw closing(.connectionLost, "the broker closed the connection while this client waited for its \(what)")
       }
     }
   }
@@ -594,8 +588,13 @@ public final class BrokerClient {
   }
 
   private func protocolViolation(_ what: String) -> BrokerClientError {
+    closing(.connectionLost, "protocol error: \(what)")
+  }
+
+  /// Closes the connection, which a failure left out of step, and returns the failure.
+  private func closing(_ code: BrokerErrorCode, _ message: String) -> BrokerClientError {
     close()
-    return BrokerClientError(code: .connectionLost, message: "protocol error: \(what)")
+    return BrokerClientError(code: code, message: message)
   }
 
   private func closedError() -> BrokerClientError {
@@ -603,24 +602,15 @@ public final class BrokerClient {
   }
 
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(BrokerClientError) {
-    let failure: BrokerClientError? = bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-        if written >= 0 {
-          offset += written
-        } else if errno == EINTR {
-          continue
-        } else if errno == EAGAIN {
-          var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-          _ = poll(&entry, 1, -1)
-        } else {
-          return BrokerClientError(code: .io, message: "writing the output failed: \(describe(errno))")
-        }
+    let failure: Errno? = bytes.withUnsafeBytes { raw in
+      do throws(Errno) {
+        try FileDescriptor(rawValue: descriptor).writeAll(from: raw, waitingForRoom: true)
+        return nil
+      } catch {
+        return error
       }
-      return nil
     }
-    if let failure { throw failure }
+    if let failure { throw BrokerClientError(code: .io, message: "writing the output failed: \(failure)") }
   }
 
   /// Copies the broker's file `file` to `descriptor`.
@@ -642,10 +632,10 @@ public final class BrokerClient {
       close()
       switch error {
       case .source(let error):
-        let reason = error == 0 ? "it ended early" : describe(error)
+        let reason = error.map { "\($0)" } ?? "it ended early"
         throw BrokerClientError(code: .io, message: "reading the broker's copy \(file.path) failed: \(reason)")
       case .destination(let error):
-        throw BrokerClientError(code: .io, message: "writing the output failed: \(describe(error))")
+        throw BrokerClientError(code: .io, message: "writing the output failed: \(error)")
       }
     }
   }

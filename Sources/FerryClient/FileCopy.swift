@@ -1,3 +1,5 @@
+import FerrySystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -14,70 +16,66 @@
 enum FileCopy {
   /// Why a copy stopped.
   enum Failure: Error {
-    /// Reading the source failed, or it ended early, with errno (0 for a short file).
-    case source(Int32)
-    /// Writing the destination failed, with errno.
-    case destination(Int32)
+    /// Reading the source failed, or it ended early (`nil`).
+    case source(Errno?)
+    /// Writing the destination failed.
+    case destination(Errno)
   }
 
-  /// Copies `count` bytes of `source`, from its start, to `destination`.
+  /// Copies `count` bytes of `source`, from its start, to `destination`, waiting for room when
+  /// the destination was left non-blocking.
   static func copy(from source: Int32, count: Int, to destination: Int32) throws(Failure) {
     var offset: off_t = 0
     var kernelCopies = true
     while Int(offset) < count {
-      let remaining = count - Int(offset)
-      let chunk = min(remaining, 1 << 30)
-      let moved: Int
-      if kernelCopies {
-        moved = sendfile(destination, source, &offset, chunk)
-      } else {
-        moved = try readWrite(source, at: &offset, count: chunk, to: destination)
-      }
-      if moved > 0 { continue }
-      if moved == 0 { throw .source(0) }
-      let error = errno
-      if error == EINTR { continue }
-      if error == EAGAIN {
-        var entry = pollfd(fd: destination, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&entry, 1, -1)
+      let chunk = min(count - Int(offset), 1 << 30)
+      guard kernelCopies else {
+        try readWrite(source, at: &offset, count: chunk, to: destination)
         continue
       }
-      // A destination sendfile cannot write (O_APPEND, a terminal): the read/write loop —
-      // only before the first byte, so a failure halfway is not retried.
-      let unsupported = [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(error)
-      guard unsupported, offset == 0, kernelCopies else { throw .destination(error) }
-      kernelCopies = false
+      let moved: Int
+      do throws(Errno) {
+        moved = try Errno.retryingInterrupts { sendfile(destination, source, &offset, chunk) }
+      } catch .resourceTemporarilyUnavailable {
+        _ = try? FileDescriptor(rawValue: destination).wait(for: .writable)
+        continue
+      } catch where offset == 0 && Self.kernelRefusals.contains(error) {
+        // A destination sendfile cannot write (O_APPEND, a terminal): the read/write loop —
+        // only before the first byte, so a failure halfway is not retried.
+        kernelCopies = false
+        continue
+      } catch {
+        throw .destination(error)
+      }
+      if moved == 0 { throw .source(nil) }
     }
   }
+
+  /// How `sendfile` refuses a destination it cannot write to.
+  private static let kernelRefusals: [Errno] = [
+    .improperLink, .invalidArgument, .noFunction, .notSupportedOnSocket, .badFileDescriptor,
+  ]
 
   /// One buffer's worth through user space, for destinations the kernel cannot copy to.
   private static func readWrite(
     _ source: Int32, at offset: inout off_t, count: Int, to destination: Int32
-  ) throws(Failure) -> Int {
+  ) throws(Failure) {
     let size = min(count, 1 << 20)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
-    let read = pread(source, buffer.baseAddress, size, offset)
-    if read < 0 {
-      if errno == EINTR { return -1 }
-      throw .source(errno)
+    let read: Int
+    do {
+      read = try Errno.catching { try FileDescriptor(rawValue: source).read(fromAbsoluteOffset: Int64(offset), into: buffer) }
+    } catch {
+      throw .source(error)
     }
-    if read == 0 { return 0 }
-    var written = 0
-    while written < read {
-      let count = write(destination, buffer.baseAddress! + written, read - written)
-      if count >= 0 {
-        written += count
-      } else if errno == EINTR {
-        continue
-      } else if errno == EAGAIN {
-        var entry = pollfd(fd: destination, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&entry, 1, -1)
-      } else {
-        throw .destination(errno)
-      }
+    if read == 0 { throw .source(nil) }
+    do {
+      try FileDescriptor(rawValue: destination).writeAll(
+        from: UnsafeRawBufferPointer(rebasing: buffer[..<read]), waitingForRoom: true)
+    } catch {
+      throw .destination(error)
     }
     offset += off_t(read)
-    return read
   }
 }

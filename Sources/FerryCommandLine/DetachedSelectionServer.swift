@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Dispatch
+import FerrySystem
 import Synchronization
 import Pasteboard
 import UniformTypeIdentifiers
@@ -30,92 +31,45 @@ public enum DetachedSelectionServer {
     var arguments = [executablePath(), flag, selection.rawValue, display ?? ""]
     arguments.append(concealed ? "concealed" : "plain")
     arguments += representations.map { "\($0.0.identifier)=\($0.1.count)" }
-    var data: [Int32] = [0, 0]
-    var status: [Int32] = [0, 0]
-    guard pipe(&data) == 0, pipe(&status) == 0 else {
-      throw CommandFailure("cannot start the selection server: \(String(cString: strerror(errno)))", status: .io)
+    let data: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+    let status: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+    do {
+      data = try FileDescriptor.closeOnExecPipe()
+      status = try FileDescriptor.closeOnExecPipe()
+    } catch {
+      throw CommandFailure("cannot start the selection server: \(error)", status: .io)
     }
-    closeOnExec()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, data[0], 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, status[1], 3)
-    // The pipes' own numbers may be 3 or lower, already replaced by the dup2s above.
-    for descriptor in [data[0], data[1], status[0], status[1]] where descriptor > 3 {
-      posix_spawn_file_actions_addclose(&actions, descriptor)
-    }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // POSIX_SPAWN_SETSID (0x80 in glibc; the header hides it behind _GNU_SOURCE): the server
-    // gets a session of its own, with no controlling terminal to hang up on it.
-    posix_spawnattr_setflags(&attributes, 0x80)
-    var pid: pid_t = 0
-    let cArguments = arguments.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
-    let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, cArguments, environ)
-    close(data[0])
-    close(status[1])
-    guard spawned == 0 else {
-      close(data[1])
-      close(status[0])
-      throw CommandFailure("cannot start the selection server: \(String(cString: strerror(spawned)))", status: .io)
+    // The server inherits none of the caller's descriptors but these: a terminal's or a test
+    // harness's descriptor held by the server would make whoever waits on it wait until the
+    // selection changes hands.
+    let launch = ChildLaunch(
+      path: arguments[0], arguments: arguments,
+      descriptors: [
+        .duplicate(data.readEnd, as: 0), .open("/dev/null", as: 1, .writeOnly), .open("/dev/null", as: 2, .writeOnly),
+        .duplicate(status.writeEnd, as: 3), .closeAll(from: 4),
+      ],
+      group: .ownSession)
+    let spawned = Result { () throws(Errno) in try launch.spawn() }
+    try? data.readEnd.close()
+    try? status.writeEnd.close()
+    if case .failure(let error) = spawned {
+      try? data.writeEnd.close()
+      try? status.readEnd.close()
+      throw CommandFailure("cannot start the selection server: \(error)", status: .io)
     }
     signal(SIGPIPE, SIG_IGN)
     for (_, bytes) in representations {
-      bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let written = write(data[1], raw.baseAddress! + offset, raw.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            break
-          }
-          offset += written
-        }
-      }
+      _ = try? bytes.withUnsafeBytes { try data.writeEnd.writeAll(from: $0) }
     }
-    close(data[1])
-    let answer = readStatus(status[0], timeoutMilliseconds: 5000)
-    close(status[0])
+    try? data.writeEnd.close()
+    let answer = Report.read(from: status.readEnd, within: .seconds(5))
+    try? status.readEnd.close()
     switch answer {
-    case "ready": return
+    case .ready?: return
     case nil: throw CommandFailure("the selection server did not start in time", status: .timeout)
-    case let message?:
-      throw CommandFailure(message, status: message.contains("display") ? .noDisplayNoBroker : .io)
+    case .noDisplay(let message)?: throw CommandFailure(message, status: .noDisplayNoBroker)
+    case .failed(let message)?: throw CommandFailure(message, status: .io)
     }
-  }
-
-  /// Marks every descriptor above standard error close-on-exec, so the long-lived server
-  /// inherits none of the caller's: a terminal's or a test harness's descriptor held by the
-  /// server would make whoever waits on it wait until the selection changes hands.
-  private static func closeOnExec() {
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-      guard let descriptor = Int32(name), descriptor > 2 else { continue }
-      let flags = fcntl(descriptor, F_GETFD)
-      if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
-    }
-  }
-
-  private static func readStatus(_ descriptor: Int32, timeoutMilliseconds: Int32) -> String? {
-    var collected = [UInt8]()
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMilliseconds))
-    while ContinuousClock.now < deadline {
-      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let remaining = deadline - ContinuousClock.now
-      let milliseconds = Int32(max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
-      guard poll(&poller, 1, milliseconds) > 0 else { continue }
-      var buffer = [UInt8](repeating: 0, count: 512)
-      let count = read(descriptor, &buffer, buffer.count)
-      if count <= 0 { break }
-      collected += buffer[..<count]
-      if collected.contains(0x0A) { break }
-    }
-    guard !collected.isEmpty else { return nil }
-    return String(decoding: collected, as: UTF8.self).trimmingWhitespace()
   }
 
   private static func executablePath() -> String {
@@ -130,11 +84,11 @@ public enum DetachedSelectionServer {
   /// `arguments` are those after ``flag``: selection, display, `concealed|plain`, then
   /// `type=length` for each representation in order.
   public static func serve(_ arguments: [String]) -> Never {
-    func report(_ line: String) {
-      _ = (line + "\n").utf8CString.withUnsafeBufferPointer { write(3, $0.baseAddress, $0.count - 1) }
+    func report(_ report: Report) {
+      _ = try? FileDescriptor(rawValue: 3).writeAll(Array((report.line + "\n").utf8))
     }
     guard arguments.count >= 3 else {
-      report("bad server arguments")
+      report(.failed("bad server arguments"))
       exit(2)
     }
     let selection = Selection(rawValue: arguments[0])
@@ -154,42 +108,35 @@ public enum DetachedSelectionServer {
       let connection = try X11Display(name: display)
       connection.onConnectionLost { lost.signal() }
       let done = DispatchSemaphore(value: 0)
-      let failure = LockedBox<String?>(nil)
+      let failure = LockedBox<Report?>(nil)
       Task {
         do {
           try await connection.own(selection, item: item) { lost.signal() }
         } catch {
-          failure.set("\(error)")
+          failure.set(Report(failure: error))
         }
         done.signal()
       }
       done.wait()
-      if let message = failure.get() {
-        report(message)
+      if let failure = failure.get() {
+        report(failure)
         exit(4)
       }
-      report("ready")
-      close(3)
+      report(.ready)
+      try? FileDescriptor(rawValue: 3).close()
       lost.wait()
       exit(0)
     } catch {
-      report("\(error)")
+      report(Report(failure: error))
       exit(3)
     }
   }
 
+  /// The next `count` bytes of standard input (fewer when it ends or fails first).
   private static func readExactly(_ count: Int) -> Data {
     var data = Data(count: count)
-    var filled = 0
-    data.withUnsafeMutableBytes { raw in
-      while filled < count {
-        let got = read(0, raw.baseAddress! + filled, count - filled)
-        if got <= 0 {
-          if got < 0 && errno == EINTR { continue }
-          break
-        }
-        filled += got
-      }
+    let filled = data.withUnsafeMutableBytes { raw in
+      (try? FileDescriptor.standardInput.read(filling: raw)) ?? 0
     }
     return data.prefix(filled)
   }

@@ -69,8 +69,8 @@ public enum InputReader {
         "\(name) goes on past \(streamLimit >> 30) GiB, the most read from a pipe, FIFO or device:"
           + " nothing copied (the pasteboard keeps what it had)",
         status: .io)
-    case .failure(.system(let code)):
-      throw CommandFailure("cannot read \(name): \(String(cString: strerror(code)))", status: .io)
+    case .failure(.system(let error)):
+      throw CommandFailure("cannot read \(name): \(error)", status: .io)
     }
   }
 }

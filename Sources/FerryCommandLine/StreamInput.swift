@@ -1,4 +1,4 @@
-import FerryClient
+import FerrySystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -18,8 +18,8 @@ enum StreamInput {
   enum Failure: Error, Equatable {
     /// More than the limit came, and the input had not ended.
     case tooLong
-    /// `read(2)` failed, with errno.
-    case system(Int32)
+    /// `read(2)` (or the memory for its buffer) failed.
+    case system(Errno)
   }
 
   /// Everything `descriptor` gives until its end of file, when that is at most `limit` bytes.
@@ -28,7 +28,7 @@ enum StreamInput {
   /// the input goes on. The buffer grows as bytes arrive and becomes the `Data` uncopied.
   static func read(_ descriptor: Int32, limit: Int) -> Result<Data, Failure> {
     var capacity = min(64 << 10, limit + 1)
-    guard var buffer = malloc(capacity) else { return .failure(.system(ENOMEM)) }
+    guard var buffer = malloc(capacity) else { return .failure(.system(.noMemory)) }
     var count = 0
     reading: while true {
       if count == capacity {
@@ -39,19 +39,20 @@ enum StreamInput {
         capacity = min(capacity * 2, limit + 1)
         guard let grown = realloc(buffer, capacity) else {
           free(buffer)
-          return .failure(.system(ENOMEM))
+          return .failure(.system(.noMemory))
         }
         buffer = grown
       }
-      switch InputRead.some(descriptor, into: buffer + count, count: capacity - count) {
-      case .success(0):
-        break reading
-      case .success(let got):
-        count += got
-      case .failure(let failure):
+      let got: Int
+      do throws(Errno) {
+        got = try FileDescriptor(rawValue: descriptor).readWaiting(
+          into: UnsafeMutableRawBufferPointer(start: buffer + count, count: capacity - count))
+      } catch {
         free(buffer)
-        return .failure(.system(failure.code))
+        return .failure(.system(error))
       }
+      if got == 0 { break reading }
+      count += got
     }
     if count > limit {
       free(buffer)

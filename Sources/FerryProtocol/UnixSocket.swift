@@ -1,3 +1,5 @@
+import FerrySystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -11,20 +13,20 @@ package final class UnixSocket {
   /// Why a socket call failed.
   package enum Failure: Error, Hashable {
     /// Nothing listens at the path (`ENOENT`, `ECONNREFUSED`).
-    case nobodyListening(errno: Int32)
+    case nobodyListening(Errno)
     /// The deadline passed.
     case timedOut
     /// The peer closed the connection.
     case closed
     /// Another failure of a named call.
-    case system(call: String, errno: Int32)
+    case system(call: String, Errno)
 
     package var description: String {
       switch self {
-      case .nobodyListening(let error): return "nothing listens there (\(describe(error)))"
+      case .nobodyListening(let error): return "nothing listens there (\(error))"
       case .timedOut: return "timed out"
       case .closed: return "the connection was closed"
-      case .system(let call, let error): return "\(call): \(describe(error))"
+      case .system(let call, let error): return "\(call): \(error)"
       }
     }
   }
@@ -33,20 +35,20 @@ package final class UnixSocket {
 
   /// Connects to the socket at `path`.
   ///
-  /// - Throws: ``Failure``; ``Failure/nobodyListening(errno:)`` when there is no socket or
+  /// - Throws: ``Failure``; ``Failure/nobodyListening(_:)`` when there is no socket or
   ///   nothing accepts on it.
   package init(connectingTo path: String, within timeout: Duration) throws(Failure) {
     let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
       | Int32(SOCK_NONBLOCK.rawValue)
     let descriptor = socket(AF_UNIX, type, 0)
-    guard descriptor >= 0 else { throw .system(call: "socket", errno: errno) }
+    guard descriptor >= 0 else { throw .system(call: "socket", .last) }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
     guard bytes.count < capacity else {
       close(descriptor)
-      throw .system(call: "connect", errno: ENAMETOOLONG)
+      throw .system(call: "connect", .fileNameTooLong)
     }
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
       raw.copyBytes(from: bytes)
@@ -58,12 +60,11 @@ package final class UnixSocket {
       }
     }
     if result != 0 {
-      let error = errno
-      switch error {
-      case EAGAIN, EINPROGRESS, EINTR:
+      switch Errno.last {
+      case .resourceTemporarilyUnavailable, .nowInProgress, .interrupted:
         // The listener's backlog is full: wait for room.
         do {
-          try Self.wait(descriptor, for: Int16(POLLOUT), deadline: .now + timeout)
+          try Self.wait(descriptor, for: .writable, deadline: .now + timeout)
         } catch {
           close(descriptor)
           throw error
@@ -73,15 +74,16 @@ package final class UnixSocket {
         getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &pending, &length)
         if pending != 0 {
           close(descriptor)
-          throw pending == ECONNREFUSED || pending == ENOENT
-            ? .nobodyListening(errno: pending) : .system(call: "connect", errno: pending)
+          let error = Errno(rawValue: pending)
+          throw error == .connectionRefused || error == .noSuchFileOrDirectory
+            ? .nobodyListening(error) : .system(call: "connect", error)
         }
-      case ENOENT, ECONNREFUSED, ENOTDIR:
+      case let error where [.noSuchFileOrDirectory, .connectionRefused, .notDirectory].contains(error):
         close(descriptor)
-        throw .nobodyListening(errno: error)
-      default:
+        throw .nobodyListening(error)
+      case let error:
         close(descriptor)
-        throw .system(call: "connect", errno: error)
+        throw .system(call: "connect", error)
       }
     }
     self.descriptor = descriptor
@@ -109,21 +111,23 @@ package final class UnixSocket {
     }
     var index = 0
     while index < vectors.count {
-      let sent = vectors[index...].withUnsafeMutableBufferPointer { buffer -> Int in
-        var message = msghdr()
-        message.msg_iov = buffer.baseAddress
-        message.msg_iovlen = buffer.count
-        return sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
-      }
-      if sent < 0 {
-        let error = errno
-        if error == EINTR { continue }
-        if error == EAGAIN || error == EWOULDBLOCK {
-          try Self.wait(descriptor, for: Int16(POLLOUT), deadline: .now + timeout)
-          continue
+      let sent: Int
+      do throws(Errno) {
+        sent = try Errno.retryingInterrupts {
+          vectors[index...].withUnsafeMutableBufferPointer { buffer -> Int in
+            var message = msghdr()
+            message.msg_iov = buffer.baseAddress
+            message.msg_iovlen = buffer.count
+            return sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+          }
         }
-        if error == EPIPE || error == ECONNRESET { throw .closed }
-        throw .system(call: "sendmsg", errno: error)
+      } catch .wouldBlock {
+        try Self.wait(descriptor, for: .writable, deadline: .now + timeout)
+        continue
+      } catch .brokenPipe, .connectionReset {
+        throw .closed
+      } catch {
+        throw .system(call: "sendmsg", error)
       }
       var remaining = sent
       while remaining > 0, index < vectors.count {
@@ -147,48 +151,37 @@ package final class UnixSocket {
     throws(Failure) -> Int
   {
     while true {
-      let count = decoder.read(atMost: decoder.suggestedReadSize) { buffer in
-        recv(descriptor, buffer.baseAddress, buffer.count, 0)
+      do throws(Errno) {
+        return try Errno.retryingInterrupts {
+          decoder.read(atMost: decoder.suggestedReadSize) { buffer in
+            recv(descriptor, buffer.baseAddress, buffer.count, 0)
+          }
+        }
+      } catch .wouldBlock {
+        try Self.wait(descriptor, for: .readable, deadline: deadline)
+      } catch .connectionReset {
+        return 0
+      } catch {
+        throw .system(call: "recv", error)
       }
-      if count >= 0 { return count }
-      let error = errno
-      if error == EINTR { continue }
-      if error == EAGAIN || error == EWOULDBLOCK {
-        try Self.wait(descriptor, for: Int16(POLLIN), deadline: deadline)
-        continue
-      }
-      if error == ECONNRESET { return 0 }
-      throw .system(call: "recv", errno: error)
     }
   }
 
   /// Whether bytes (or the end of the stream) wait to be read, without waiting.
   package func hasInput() -> Bool {
-    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    return poll(&entry, 1, 0) > 0 && entry.revents != 0
+    (try? FileDescriptor(rawValue: descriptor).wait(for: .readable, until: .now)).map { !$0.isEmpty } ?? false
   }
 
   /// Waits until `descriptor` is ready for `events`, or `deadline` passes.
-  static func wait(_ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant?)
+  static func wait(_ descriptor: Int32, for events: PollEvents, deadline: ContinuousClock.Instant?)
     throws(Failure)
   {
-    while true {
-      var timeout: Int32 = -1
-      if let deadline {
-        let left = deadline - .now
-        if left <= .zero { throw .timedOut }
-        let (seconds, attoseconds) = left.components
-        timeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-      }
-      var entry = pollfd(fd: descriptor, events: events, revents: 0)
-      let ready = poll(&entry, 1, timeout)
-      if ready > 0 { return }
-      if ready == 0 { continue }  // the loop re-checks the deadline
-      if errno == EINTR { continue }
-      throw .system(call: "poll", errno: errno)
+    let found: PollEvents
+    do throws(Errno) {
+      found = try FileDescriptor(rawValue: descriptor).wait(for: events, until: deadline)
+    } catch {
+      throw .system(call: "poll", error)
     }
+    if found.isEmpty { throw .timedOut }
   }
 }
-
-/// The text of an `errno` value.
-package func describe(_ error: Int32) -> String { String(cString: strerror(error)) }

@@ -23,9 +23,8 @@ public final class PeerProcess: @unchecked Sendable {
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
   }
 
-  public let process = Process()
-  private let stdoutPipe = Pipe()
-  private let stderrPipe = Pipe()
+  /// The peer's process.
+  public let process: TestChild
   private let collected = NSLock()
   private var stdoutData = Data()
   private var stderrData = Data()
@@ -47,12 +46,9 @@ public final class PeerProcess: @unchecked Sendable {
     inputFile: URL? = nil, outputFile: URL? = nil
   ) throws {
     guard let executable = Peers.path(of: arguments[0]) else { throw PeerUnavailable(program: arguments[0]) }
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = Array(arguments.dropFirst())
     var env = ProcessInfo.processInfo.environment
     if let display { env["DISPLAY"] = display } else { env.removeValue(forKey: "DISPLAY") }
     env.merge(environment) { $1 }
-    process.environment = env
     var outputHandle: FileHandle?
     if let outputFile {
       guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
@@ -61,19 +57,27 @@ public final class PeerProcess: @unchecked Sendable {
       outputHandle = try FileHandle(forWritingTo: outputFile)
     }
     let inputHandle = try inputFile.map { try FileHandle(forReadingFrom: $0) }
-    defer {
-      try? outputHandle?.close()
-      try? inputHandle?.close()
-    }
-    process.standardOutput = outputHandle ?? stdoutPipe
-    process.standardError = stderrPipe
     let stdinPipe = inputHandle == nil ? input.map { _ in Pipe() } : nil
-    process.standardInput = inputHandle ?? stdinPipe ?? FileHandle.nullDevice
-    try process.runWithDefaultSignals()
+    let (stdoutPipe, stderrPipe) = (Pipe(), Pipe())
+    let standardInput = (inputHandle ?? stdinPipe?.fileHandleForReading).map { TestChild.Stream.descriptor($0.fileDescriptor) }
+    let started = Swift.Result {
+      try TestChild.start(
+        path: executable, arguments: Array(arguments.dropFirst()), environment: env,
+        standardInput: standardInput ?? .nullDevice,
+        standardOutput: .descriptor((outputHandle ?? stdoutPipe.fileHandleForWriting).fileDescriptor),
+        standardError: .descriptor(stderrPipe.fileHandleForWriting.fileDescriptor))
+    }
+    // The child's ends: once the child has them, only the child may hold them, so that a
+    // reader here sees the end of its output when it ends.
+    try? outputHandle?.close()
+    try? inputHandle?.close()
+    try? stdoutPipe.fileHandleForWriting.close()
+    try? stderrPipe.fileHandleForWriting.close()
+    try? stdinPipe?.fileHandleForReading.close()
+    process = try started.get()
     if outputHandle == nil {
       drain(stdoutPipe.fileHandleForReading) { self.stdoutData.append($0) }
     } else {
-      try? stdoutPipe.fileHandleForWriting.close()
       try? stdoutPipe.fileHandleForReading.close()
     }
     drain(stderrPipe.fileHandleForReading) { self.stderrData.append($0) }
@@ -128,15 +132,13 @@ public final class PeerProcess: @unchecked Sendable {
 
   /// Waits for the process to end, killing its process group with SIGKILL after `timeout`.
   ///
-  /// Foundation starts every peer as the leader of a process group of its own, so the group
-  /// holds what the peer started: the `xclip -o` of an `sh -c "xclip -o | wc -c"` included.
+  /// Every peer leads a process group of its own (``TestChild``), so the group holds what the
+  /// peer started: the `xclip -o` of an `sh -c "xclip -o | wc -c"` included.
   /// Killing only the shell would leave that xclip waiting on an owner forever, holding the
   /// output pipe open, and the test waiting on the pipe with it.
   ///
-  /// Never blocks for long: Foundation learns of a child's end through a descriptor the
-  /// child inherits, so a descendant that escaped the group (`setsid`) and kept it would
-  /// make `waitUntilExit()` wait for *its* end. Past the deadline the result says so, with
-  /// status ``Result/stillRunning``.
+  /// Never blocks for long: past the deadline the result says so, with status
+  /// ``Result/stillRunning``.
   public func finish(timeout: Duration = .seconds(20)) -> Result {
     if !Deadline.wait(for: timeout, { !process.isRunning }) {
       Glibc.kill(-process.processIdentifier, SIGKILL)

@@ -1,42 +1,103 @@
+import FerrySystem
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-extension Process {
-  /// Starts the process with no signal blocked, and has it (and what it starts) ended with
-  /// the test process by ``ProcessKeeper``.
+/// A program a test started: through ``ChildLaunch``, as the product code starts its
+/// children, and in the shape of Foundation's `Process` that the tests use (running,
+/// terminated, its status).
+///
+/// Every such child starts with no signal blocked and every signal at its default action:
+/// tests start peers from Dispatch and Swift concurrency threads, which block nearly every
+/// signal, and a peer that inherited that mask would ignore SIGTERM for its whole life. It
+/// leads a process group of its own, so a signal to the group reaches what it started (the
+/// `xclip` of an `sh -c "xclip -o | wc"`), and it inherits no descriptor but its standard
+/// streams. A thread of its own waits for its end and reaps it.
+///
+/// ```swift
+/// let xvfb = try TestChild.start(path: "/usr/bin/Xvfb", arguments: [":99"], kept: true)
+/// xvfb.terminate()
+/// xvfb.waitUntilExit()
+/// ```
+public final class TestChild: Sendable {
+  /// Where one of the child's standard streams goes.
+  public enum Stream: Sendable {
+    /// `/dev/null`.
+    case nullDevice
+    /// This descriptor of the test process (not closed here).
+    case descriptor(Int32)
+  }
+
+  /// The child's process ID.
+  public let processIdentifier: Int32
+  private let termination = Mutex<Termination?>(nil)
+  private let ended = DispatchSemaphore(value: 0)
+
+  private init(_ child: ChildProcessID) {
+    processIdentifier = child.rawValue
+  }
+
+  /// Starts `path` with `arguments` (not counting `argv[0]`, which is the path).
   ///
-  /// posix_spawn(3) passes the calling thread's signal mask on to the child, and Foundation does
-  /// not reset it. Tests start peers from Dispatch and Swift concurrency threads, which block
-  /// nearly every signal, so a peer started there ignores SIGTERM for its whole life (`kill()`
-  /// then waits out its timeout, and `terminate()` leaves the peer running after the tests).
-  /// Spawning from a short-lived thread with an empty mask gives the child the default.
-  public func runWithDefaultSignals() throws {
-    try spawnUnblocked()
-    ProcessKeeper.keep(groupOf: processIdentifier)
-  }
-
-  /// Starts the process from a thread with an empty signal mask.
-  func spawnUnblocked() throws {
-    let outcome = SpawnOutcome()
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread { [self] in
-      var none = sigset_t()
-      sigemptyset(&none)
-      pthread_sigmask(SIG_SETMASK, &none, nil)
-      do { try run() } catch { outcome.error = error }
-      done.signal()
+  /// - Parameters:
+  ///   - environment: The whole environment; this process's when `nil`.
+  ///   - kept: Have the child's group ended with the test process, however that ends
+  ///     (``ProcessKeeper``).
+  /// - Throws: `Errno` when the program cannot be started.
+  public static func start(
+    path: String, arguments: [String] = [], environment: [String: String]? = nil,
+    standardInput: Stream = .nullDevice, standardOutput: Stream = .nullDevice,
+    standardError: Stream = .nullDevice, kept: Bool = true
+  ) throws -> TestChild {
+    let descriptors = [standardInput, standardOutput, standardError].enumerated().map { number, stream in
+      switch stream {
+      case .nullDevice:
+        ChildLaunch.DescriptorAction.open("/dev/null", as: CInt(number), number == 0 ? .readOnly : .writeOnly)
+      case .descriptor(let descriptor):
+        ChildLaunch.DescriptorAction.duplicate(FileDescriptor(rawValue: descriptor), as: CInt(number))
+      }
     }
-    thread.start()
-    done.wait()
-    if let error = outcome.error { throw error }
+    let launch = ChildLaunch(
+      path: path, arguments: [path] + arguments,
+      environment: environment.map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } },
+      descriptors: descriptors + [.closeAll(from: 3)], group: .own)
+    let child = try launch.spawn()
+    let started = TestChild(child)
+    Thread.detachNewThread {
+      let ending = try? child.waitForExit()
+      started.termination.withLock { $0 = ending ?? .exited(-1) }
+      started.ended.signal()
+    }
+    if kept { ProcessKeeper.keep(groupOf: child.rawValue) }
+    return started
   }
-}
 
-/// The error of a spawn, handed from the spawning thread to the caller (which waits on a
-/// semaphore between the two accesses).
-private final class SpawnOutcome: @unchecked Sendable {
-  var error: (any Error)?
+  /// Whether the child has not ended yet.
+  public var isRunning: Bool { termination.withLock { $0 == nil } }
+
+  /// How the child ended; `nil` while it runs.
+  public var ending: Termination? { termination.withLock { $0 } }
+
+  /// As Foundation's `Process`: the exit status, or the number of the signal that ended it.
+  public var terminationStatus: Int32 {
+    switch ending {
+    case .exited(let status)?: status
+    case .signalled(let signal)?: signal
+    case nil: preconditionFailure("the child \(processIdentifier) is still running")
+    }
+  }
+
+  /// Sends SIGTERM to the child (not its group), if it still runs.
+  public func terminate() {
+    if isRunning { kill(processIdentifier, SIGTERM) }
+  }
+
+  /// Blocks until the child has ended.
+  public func waitUntilExit() {
+    ended.wait()
+    ended.signal()
+  }
 }

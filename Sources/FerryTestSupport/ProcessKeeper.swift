@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 
 #if canImport(Glibc)
@@ -12,11 +13,11 @@ import Foundation
 /// so neither will do. Instead one keeper per test process, `awk`, reads the process groups
 /// to end from a pipe only the test process holds; the pipe's end of file is the test
 /// process's end, and the keeper then sends each group SIGTERM and, half a second later,
-/// SIGKILL. Foundation starts every child as the leader of a group of its own, so the group
+/// SIGKILL. ``TestChild`` starts every child as the leader of a group of its own, so the group
 /// holds what the child started too (the `xclip` of an `sh -c "xclip -o | wc"`).
 public enum ProcessKeeper {
   private static let lock = NSLock()
-  nonisolated(unsafe) private static var keeper: (process: Process, input: Pipe)?
+  nonisolated(unsafe) private static var keeper: (process: TestChild, input: FileDescriptor)?
   nonisolated(unsafe) private static var failed = false
 
   /// The awk program: remembers each group number it reads, ends them all at end of file.
@@ -35,7 +36,7 @@ public enum ProcessKeeper {
     lock.lock()
     defer { lock.unlock() }
     guard let input = startedKeeper()?.input else { return }
-    try? input.fileHandleForWriting.write(contentsOf: Data("\(pid)\n".utf8))
+    _ = try? input.writeAll(Array("\(pid)\n".utf8))
   }
 
   /// The keeper's process id, started on first use (`nil` when awk cannot be started).
@@ -45,25 +46,26 @@ public enum ProcessKeeper {
     return startedKeeper()?.process.processIdentifier
   }
 
-  private static func startedKeeper() -> (process: Process, input: Pipe)? {
+  private static func startedKeeper() -> (process: TestChild, input: FileDescriptor)? {
     if let keeper { return keeper }
     if failed { return nil }
-    let process = Process()
-    let input = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/awk")
-    process.arguments = [program]
-    process.standardInput = input
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    // Only this process may hold the writing end, or the keeper would never see its end: the
+    // pipe is close-on-exec from the start.
     do {
-      try process.spawnUnblocked()
+      let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
+      defer { try? readEnd.close() }
+      do {
+        let process = try TestChild.start(
+          path: "/usr/bin/awk", arguments: [program], standardInput: .descriptor(readEnd.rawValue), kept: false)
+        keeper = (process, writeEnd)
+      } catch {
+        try? writeEnd.close()
+        throw error
+      }
+      return keeper
     } catch {
       failed = true
       return nil
     }
-    // Only this process may hold the writing end, or the keeper would never see its end.
-    _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-    keeper = (process, input)
-    return keeper
   }
 }

@@ -21,7 +21,7 @@ public final class XvfbServer: Sendable {
   public let name: String
   /// The display number.
   public let number: Int
-  let process: Process
+  let process: TestChild
 
   /// The server's process id.
   public var processIdentifier: Int32 { process.processIdentifier }
@@ -96,36 +96,32 @@ public final class XvfbServer: Sendable {
 
   private init() throws {
     guard let executable = Peers.path(of: "Xvfb") else { throw PeerUnavailable(program: "Xvfb") }
-    var started: (Process, Int)?
+    var started: (TestChild, Int)?
     for number in Self.candidateNumbers() {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate", "-noreset"]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.runWithDefaultSignals()
+      let process = try TestChild.start(
+        path: executable,
+        arguments: [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate", "-noreset"])
       let ready = Deadline.wait(for: .seconds(10)) {
         !process.isRunning || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
       }
-      if ready && process.isRunning {
+      // Wait until the server answers. The socket may be another test process's server on
+      // the same number, which ours then loses to and exits: the next number, then.
+      let answered = ready && Deadline.wait(for: .seconds(10)) {
+        (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status) == 0
+      }
+      let running = process.isRunning
+      if answered && running {
         started = (process, number)
         break
       }
-      if process.isRunning { process.terminate() }
+      if running { process.terminate() }
       process.waitUntilExit()
+      if ready && !answered && running { throw XvfbError(message: "Xvfb on :\(number) did not answer") }
     }
     guard let (process, number) = started else { throw XvfbError(message: "no free display for Xvfb") }
     self.process = process
     self.number = number
     self.name = ":\(number)"
-    // Wait until the server answers, then hold a connection open for the life of the process.
-    let answered = Deadline.wait(for: .seconds(10)) {
-      (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status) == 0
-    }
-    guard answered else { throw XvfbError(message: "Xvfb on :\(number) did not answer") }
-    // A server that lost the number to another (another test process) exits; the one that
-    // answered is not ours.
-    guard process.isRunning else { throw XvfbError(message: "Xvfb on :\(number) exited: the number was taken") }
   }
 
   private static func candidateNumbers() -> [Int] {

@@ -8,6 +8,7 @@ import Dispatch
   import Musl
 #endif
 import DetachedThreads
+import FerrySystem
 import Synchronization
 
 /// The thread that owns one X connection. Every Xlib call of the module runs here.
@@ -31,8 +32,8 @@ final class X11EventLoop: Sendable {
 
   private let shared = Mutex(Shared())
   /// A pipe: a byte written to `wakeWriter` wakes the thread from poll(2).
-  private let wakeDescriptor: Int32
-  private let wakeWriter: Int32
+  private let wakeDescriptor: FileDescriptor
+  private let wakeWriter: FileDescriptor
   /// Signalled when the thread has ended (and left signalled).
   private let finished = DispatchSemaphore(value: 0)
   private let xThread = Mutex<pthread_t?>(nil)
@@ -42,14 +43,13 @@ final class X11EventLoop: Sendable {
   /// - Parameter clock: What the thread's deadlines are measured in.
   /// - Throws: ``X11Error`` when the display cannot be opened.
   init(display: String?, clock: DeadlineClock = .continuous) throws {
-    var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { throw X11Error.cannotOpenDisplay("(no pipe: \(String(cString: strerror(errno))))") }
-    for end in ends {
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+    do throws(Errno) {
+      (wakeDescriptor, wakeWriter) = try FileDescriptor.closeOnExecPipe()
+      try wakeDescriptor.setNonBlocking()
+      try wakeWriter.setNonBlocking()
+    } catch {
+      throw X11Error.cannotOpenDisplay("(no pipe: \(error))")
     }
-    wakeDescriptor = ends[0]
-    wakeWriter = ends[1]
     let opened = Mutex<Result<Void, X11Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
     let started = DetachedThread.start(name: "ferry-x11") { [self] in
@@ -68,7 +68,7 @@ final class X11EventLoop: Sendable {
       run(session)
     }
     guard started else {
-      throw X11Error.cannotOpenDisplay("(no thread: \(String(cString: strerror(errno))))")  // deinit closes the pipe
+      throw X11Error.cannotOpenDisplay("(no thread: \(Errno.last))")  // deinit closes the pipe
     }
     ready.wait()
     if case .failure(let error) = opened.withLock({ $0 })! {
@@ -81,8 +81,8 @@ final class X11EventLoop: Sendable {
   /// deinit after `close()`) write its byte into whatever reused the descriptor number, such
   /// as another display's X socket, corrupting that connection's request stream.
   deinit {
-    close(wakeDescriptor)
-    close(wakeWriter)
+    try? wakeDescriptor.close()
+    try? wakeWriter.close()
   }
 
   /// Runs `job` on the X thread, soon.
@@ -154,8 +154,16 @@ final class X11EventLoop: Sendable {
   }
 
   private func wake() {
-    var byte: UInt8 = 1
-    _ = write(wakeWriter, &byte, 1)
+    _ = try? wakeWriter.writeAll([UInt8(1)])
+  }
+
+  /// The X thread's end when Xlib found the connection dead inside a call: tells everyone
+  /// waiting, and that the thread is gone. Called on the X thread just before it exits
+  /// without returning (`pthread_exit`), so its `defer` does not run: without this, every
+  /// later ``stop()`` waited its whole 2 s for a thread that was no longer there.
+  func threadEndsInsideXlib() {
+    connectionLost()
+    finished.signal()
   }
 
   /// Marks the connection lost and tells everyone waiting.
@@ -171,9 +179,9 @@ final class X11EventLoop: Sendable {
   }
 
   private func run(_ session: X11Session) {
-    var descriptors = [
-      pollfd(fd: session.connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
+    var entries = [
+      PollEntry(FileDescriptor(rawValue: session.connection.fileDescriptor), for: .readable),
+      PollEntry(wakeDescriptor, for: .readable),
     ]
     while true {
       let (jobs, stopping) = shared.withLock { shared -> ([Job], Bool) in
@@ -187,19 +195,20 @@ final class X11EventLoop: Sendable {
       session.connection.flush()
       if session.connection.pendingEvents() > 0 { continue }
       let timeout = session.millisecondsToNextTimer()
-      descriptors[0].revents = 0
-      descriptors[1].revents = 0
-      let ready = poll(&descriptors, 2, timeout)
-      if ready < 0 && errno != EINTR { break }
-      if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+      do {
+        try Poll.wait(&entries, until: timeout < 0 ? nil : .now + .milliseconds(timeout))
+      } catch {
+        break
+      }
+      if !entries[0].returned.isDisjoint(with: [.hangUp, .error, .invalid]) {
         ErrorTrap.markLost(session.connection.display)
         session.failEverything(with: .connectionLost)
         connectionLost()
         return
       }
-      if descriptors[1].revents & Int16(POLLIN) != 0 {
+      if entries[1].returned.contains(.readable) {
         var drain = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(wakeDescriptor, &drain, drain.count) > 0 {}
+        while (try? drain.withUnsafeMutableBytes { try wakeDescriptor.read(into: $0) }) ?? 0 > 0 {}
       }
     }
     session.failEverything(with: .connectionLost)

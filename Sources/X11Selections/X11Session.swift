@@ -44,7 +44,7 @@ package final class X11Session {
       // Xlib found the connection dead inside a call. Tell every waiter, then end this thread
       // without returning to Xlib, which would exit the process.
       if let display { ErrorTrap.markLost(display) }
-      if let context { Unmanaged<X11EventLoop>.fromOpaque(context).takeUnretainedValue().connectionLost() }
+      if let context { Unmanaged<X11EventLoop>.fromOpaque(context).takeUnretainedValue().threadEndsInsideXlib() }
       pthread_exit(nil)
     }, context)
     connection.flush()

@@ -241,7 +241,9 @@ import UniformTypeIdentifiers
 
 /// A running fixture whose standard output is collected line by line.
 final class FixtureProcess: Sendable {
-  private let process: Process
+  private let process: TestChild
+  /// Held for the fixture's life: the read end closes with it.
+  private let pipe = Pipe()
   private final class Output: Sendable {
     let text = Mutex("")
   }
@@ -249,12 +251,10 @@ final class FixtureProcess: Sendable {
   private let output = Output()
 
   init(_ executable: URL, arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    self.process = process
+    // Ended with the test process however it ends.
+    process = try TestChild.start(
+      path: executable.path, arguments: arguments, standardOutput: .descriptor(pipe.fileHandleForWriting.fileDescriptor))
+    try? pipe.fileHandleForWriting.close()
     pipe.fileHandleForReading.readabilityHandler = { [output] handle in
       let data = handle.availableData
       if data.isEmpty {
@@ -263,7 +263,6 @@ final class FixtureProcess: Sendable {
         output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
       }
     }
-    try process.runWithDefaultSignals()  // ended with the test process however it ends
   }
 
   var pid: Int32 { process.processIdentifier }
@@ -287,10 +286,10 @@ final class FixtureProcess: Sendable {
   }
 
   var wasKilledBySIGKILL: Bool {
-    process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+    process.ending == .signalled(SIGKILL)
   }
 
   var exitStatus: Int32? {
-    process.terminationReason == .exit ? process.terminationStatus : nil
+    if case .exited(let status)? = process.ending { status } else { nil }
   }
 }

@@ -1,3 +1,4 @@
+import FerrySystem
 import FoundationEssentials
 import UniformTypeIdentifiers
 
@@ -88,17 +89,7 @@ enum FileTransfer {
   /// `directory`, and returns the new file.
   static func write(_ data: Data, into directory: URL, fileName: String) throws -> URL {
     try createFile(in: directory, fileName: fileName) { output, path in
-      try data.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let written = systemWrite(output, buffer.baseAddress! + offset, buffer.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            throw FileTransferError(operation: "write", path: path)
-          }
-          offset += written
-        }
-      }
+      try data.withUnsafeBytes { buffer in try writeAll(buffer, to: output, path: path) }
     }
   }
 
@@ -178,14 +169,14 @@ enum FileTransfer {
   ) throws {
     while true {
       try Task.checkCancellation()
-      let copied = sendfile(output, input, nil, chunkSize)
-      if copied > 0 { continue }
-      if copied == 0 { return }
-      switch errno {
-      case EINTR, EAGAIN: continue
-      case EINVAL, ENOSYS, EOPNOTSUPP:
+      do {
+        if try Errno.retryingInterrupts({ sendfile(output, input, nil, chunkSize) }) == 0 { return }
+      } catch .resourceTemporarilyUnavailable {
+        continue
+      } catch .invalidArgument, .noFunction, .notSupportedOnSocket {
         return try copyWithBuffer(from: input, sourcePath, to: output, destinationPath)
-      default: throw FileTransferError(operation: "copy", path: sourcePath)
+      } catch {
+        throw FileTransferError(operation: "copy", path: sourcePath, code: error)
       }
     }
   }
@@ -198,32 +189,24 @@ enum FileTransfer {
     defer { buffer.deallocate() }
     while true {
       try Task.checkCancellation()
-      let count = read(input, buffer.baseAddress!, buffer.count)
+      let count: Int
+      do {
+        count = try Errno.catching { try FileDescriptor(rawValue: input).read(into: buffer) }
+      } catch {
+        throw FileTransferError(operation: "read", path: sourcePath, code: error)
+      }
       if count == 0 { return }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FileTransferError(operation: "read", path: sourcePath)
-      }
-      var offset = 0
-      while offset < count {
-        let written = systemWrite(output, buffer.baseAddress! + offset, count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw FileTransferError(operation: "write", path: destinationPath)
-        }
-        offset += written
-      }
+      try writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: output, path: destinationPath)
     }
   }
-}
 
-/// `write(2)`, named apart from ``FileTransfer/write(_:into:fileName:)``.
-private func systemWrite(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-  #else
-    Musl.write(fd, buffer, count)
-  #endif
+  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to output: CInt, path: String) throws {
+    do {
+      try FileDescriptor(rawValue: output).writeAll(from: bytes)
+    } catch {
+      throw FileTransferError(operation: "write", path: path, code: error)
+    }
+  }
 }
 
 /// A file operation of a transfer failed; the message names the operation, the path and the
@@ -231,15 +214,15 @@ private func systemWrite(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -
 struct FileTransferError: Error, CustomStringConvertible {
   let operation: String
   let path: String
-  let code: CInt
+  let code: Errno
 
-  init(operation: String, path: String, code: CInt = errno) {
+  init(operation: String, path: String, code: Errno = .last) {
     self.operation = operation
     self.path = path
     self.code = code
   }
 
   var description: String {
-    "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+    "cannot \(operation) \(path): \(code)"
   }
 }

@@ -1,3 +1,4 @@
+import FerrySystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -13,14 +14,10 @@ enum FileIO {
 
   /// Writes every byte of `buffer`, retrying short writes and `EINTR`.
   static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) throws {
-    var offset = 0
-    while offset < buffer.count {
-      let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw PasteboardError.io("write: \(String(cString: strerror(errno)))")
-      }
-      offset += written
+    do {
+      try FileDescriptor(rawValue: descriptor).writeAll(from: buffer)
+    } catch {
+      throw PasteboardError.io("write: \(error)")
     }
   }
 
@@ -29,17 +26,16 @@ enum FileIO {
   static func copyContents(of path: String, to descriptor: Int32) throws {
     let source = open(path, O_RDONLY | O_CLOEXEC)
     guard source >= 0 else {
-      throw PasteboardError.io("open \(path): \(String(cString: strerror(errno)))")
+      throw PasteboardError.io("open \(path): \(Errno.last)")
     }
     defer { close(source) }
-    var useSendfile = true
-    while useSendfile {
-      let sent = sendfile(descriptor, source, nil, chunkSize)
-      if sent == 0 { return }
-      if sent > 0 { continue }
-      if errno == EINTR { continue }
-      if errno == EINVAL || errno == ENOSYS { useSendfile = false } else {
-        throw PasteboardError.io("sendfile: \(String(cString: strerror(errno)))")
+    sending: while true {
+      do {
+        if try Errno.retryingInterrupts({ sendfile(descriptor, source, nil, chunkSize) }) == 0 { return }
+      } catch .invalidArgument, .noFunction {
+        break sending
+      } catch {
+        throw PasteboardError.io("sendfile: \(error)")
       }
     }
     try readChunks(of: source, path: path) { try writeAll($0, to: descriptor) }
@@ -53,12 +49,13 @@ enum FileIO {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let count = read(descriptor, buffer.baseAddress!, size)
-      if count == 0 { return }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw PasteboardError.io("read \(path): \(String(cString: strerror(errno)))")
+      let count: Int
+      do {
+        count = try Errno.catching { try FileDescriptor(rawValue: descriptor).read(into: buffer) }
+      } catch {
+        throw PasteboardError.io("read \(path): \(error)")
       }
+      if count == 0 { return }
       try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     }
   }
@@ -68,12 +65,12 @@ enum FileIO {
   static func copyFile(_ source: String, to destination: String, sync: Bool) throws {
     let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard output >= 0 else {
-      throw PasteboardError.io("create \(destination): \(String(cString: strerror(errno)))")
+      throw PasteboardError.io("create \(destination): \(Errno.last)")
     }
     defer { close(output) }
     try copyContents(of: source, to: output)
     if sync, fsync(output) != 0 {
-      throw PasteboardError.io("fsync \(destination): \(String(cString: strerror(errno)))")
+      throw PasteboardError.io("fsync \(destination): \(Errno.last)")
     }
   }
 
@@ -81,12 +78,12 @@ enum FileIO {
   static func writeFile(_ data: Data, to destination: String, sync: Bool) throws {
     let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard output >= 0 else {
-      throw PasteboardError.io("create \(destination): \(String(cString: strerror(errno)))")
+      throw PasteboardError.io("create \(destination): \(Errno.last)")
     }
     defer { close(output) }
     try data.withUnsafeBytes { try writeAll($0, to: output) }
     if sync, fsync(output) != 0 {
-      throw PasteboardError.io("fsync \(destination): \(String(cString: strerror(errno)))")
+      throw PasteboardError.io("fsync \(destination): \(Errno.last)")
     }
   }
 }

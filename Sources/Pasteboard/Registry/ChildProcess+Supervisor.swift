@@ -1,3 +1,4 @@
+import FerrySystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -12,16 +13,16 @@ extension ChildProcess {
   final class Supervisor {
     /// The descriptors and limits of a run, handed from the spawning task to the thread.
     struct Plan: Sendable {
-      var pid: pid_t
+      var child: ChildProcessID
       var input: Input
-      var inputFile: Int32?
-      var stdin: Int32
-      var stdout: Int32
-      var stderr: Int32
+      var inputFile: FileDescriptor?
+      var stdin: FileDescriptor
+      var stdout: FileDescriptor
+      var stderr: FileDescriptor
       /// Readable once the program has exited (written by the reaper thread).
-      var exit: Int32
+      var exit: FileDescriptor
       /// Readable once the task is cancelled; owned by the caller, never closed here.
-      var cancel: Int32
+      var cancel: FileDescriptor
       var limits: Limits
     }
 
@@ -30,10 +31,10 @@ extension ChildProcess {
 
     private let plan: Plan
     private let deadline: ContinuousClock.Instant
-    private var stdin: Int32?
-    private var stdout: Int32?
-    private var stderr: Int32?
-    private var inputFile: Int32?
+    private var stdin: FileDescriptor?
+    private var stdout: FileDescriptor?
+    private var stderr: FileDescriptor?
+    private var inputFile: FileDescriptor?
     /// Bytes waiting to be written to standard input, from `pendingOffset` on.
     private var pending = Data()
     private var pendingOffset = 0
@@ -53,7 +54,7 @@ extension ChildProcess {
     deinit {
       buffer.deallocate()
       for descriptor in [stdin, stdout, stderr, inputFile, plan.exit] {
-        if let descriptor { close(descriptor) }
+        try? descriptor?.close()
       }
     }
 
@@ -76,35 +77,31 @@ extension ChildProcess {
       }
       if stop != nil {
         // Not reaped yet, so the ID (and the group's) cannot have been recycled.
-        kill(plan.pid, SIGKILL)
-        kill(-plan.pid, SIGKILL)
+        try? plan.child.send(SIGKILL)
+        try? plan.child.sendToGroup(SIGKILL)
         waitForExit()
       }
       let termination = reap()
       if output.count > plan.limits.outputBytes { output = output.prefix(plan.limits.outputBytes) }
       return Outcome(
-        processID: plan.pid, ending: stop ?? .finished(termination), output: output,
+        processID: plan.child.rawValue, ending: stop ?? .finished(termination), output: output,
         errorOutput: errorOutput)
     }
 
     /// One wait in `poll(2)` and the work it allows.
     private func step() {
-      let remaining = deadline - .now
-      guard remaining > .zero else {
+      guard deadline > .now else {
         stop = .timedOut
         return
       }
-      var descriptors = [
-        pollfd(fd: plan.exit, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: plan.cancel, events: Int16(POLLIN), revents: 0),
-      ]
-      if let stdout { descriptors.append(pollfd(fd: stdout, events: Int16(POLLIN), revents: 0)) }
-      if let stderr { descriptors.append(pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)) }
-      if let stdin { descriptors.append(pollfd(fd: stdin, events: Int16(POLLOUT), revents: 0)) }
-      let ready = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(remaining))
-      guard ready > 0 else { return }  // timeout (checked on the next step) or EINTR
-      for descriptor in descriptors where descriptor.revents != 0 {
-        switch descriptor.fd {
+      var entries = [PollEntry(plan.exit, for: .readable), PollEntry(plan.cancel, for: .readable)]
+      if let stdout { entries.append(PollEntry(stdout, for: .readable)) }
+      if let stderr { entries.append(PollEntry(stderr, for: .readable)) }
+      if let stdin { entries.append(PollEntry(stdin, for: .writable)) }
+      // Nothing ready: the deadline passed (checked on the next step).
+      guard let ready = try? Poll.wait(&entries, until: deadline), ready > 0 else { return }
+      for entry in entries where entry.isReady {
+        switch entry.descriptor {
         case plan.exit: exited = true
         case plan.cancel: stop = .cancelled
         case stdout:
@@ -122,23 +119,20 @@ extension ChildProcess {
       while let descriptor = stdin {
         if pendingOffset == pending.count {
           guard refill() else {
-            close(descriptor)
+            try? descriptor.close()
             stdin = nil
             return
           }
         }
-        let written = pending.withUnsafeBytes { bytes in
-          write(descriptor, bytes.baseAddress! + pendingOffset, bytes.count - pendingOffset)
-        }
-        if written > 0 {
-          pendingOffset += written
-        } else if errno == EINTR {
-          continue
-        } else if errno == EAGAIN || errno == EWOULDBLOCK {
+        do {
+          pendingOffset += try pending.withUnsafeBytes { bytes in
+            try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes[pendingOffset...]))
+          }
+        } catch Errno.wouldBlock {
           return
-        } else {
+        } catch {
           // EPIPE: the program does not read its input (all of it); that is its business.
-          close(descriptor)
+          try? descriptor.close()
           stdin = nil
         }
       }
@@ -147,71 +141,61 @@ extension ChildProcess {
     /// The next chunk of an input file into `pending`; false at the end of the input.
     private func refill() -> Bool {
       guard let file = inputFile else { return false }
-      while true {
-        let count = read(file, buffer.baseAddress!, Self.chunkSize)
-        if count < 0 && errno == EINTR { continue }
-        if count < 0 { stop = .inputFailed(errno) }
-        if count <= 0 {
-          close(file)
-          inputFile = nil
-          return false
-        }
-        pending = Data(bytes: buffer.baseAddress!, count: count)
-        pendingOffset = 0
-        return true
+      let count: Int
+      do {
+        count = try Errno.catching { try file.read(into: buffer) }
+      } catch {
+        stop = .inputFailed(error)
+        count = 0
       }
+      if count == 0 {
+        try? file.close()
+        inputFile = nil
+        return false
+      }
+      pending = Data(bytes: buffer.baseAddress!, count: count)
+      pendingOffset = 0
+      return true
     }
 
     /// Reads what `descriptor` holds now, keeping the first `limit` bytes in `kept` and
     /// dropping the rest; closes it at end of file. With `stopWhenFull`, returns as soon as
     /// `limit` bytes are kept.
     private func drain(
-      _ descriptor: inout Int32?, into kept: inout Data, keeping limit: Int,
+      _ descriptor: inout FileDescriptor?, into kept: inout Data, keeping limit: Int,
       stopWhenFull: Bool = false
     ) {
       while let open = descriptor {
-        let count = read(open, buffer.baseAddress!, Self.chunkSize)
-        if count > 0 {
+        do {
+          let count = try open.read(into: buffer)
+          if count == 0 { break }
           let room = max(0, limit - kept.count)
-          kept.append(
-            buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: min(room, count))
+          kept.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: min(room, count))
           if stopWhenFull && kept.count >= limit { return }
-        } else if count < 0 && errno == EINTR {
-          continue
-        } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+        } catch Errno.wouldBlock {
           return
-        } else {
-          close(open)
-          descriptor = nil
+        } catch {
+          break
         }
       }
+      try? descriptor?.close()
+      descriptor = nil
     }
 
     /// Blocks until the reaper thread reports the exit (after `SIGKILL`: at once).
     private func waitForExit() {
       guard !exited else { return }
-      var descriptor = pollfd(fd: plan.exit, events: Int16(POLLIN), revents: 0)
-      while poll(&descriptor, 1, -1) < 0 && errno == EINTR {}
+      _ = try? plan.exit.wait(for: .readable)
       exited = true
     }
 
     /// Collects the exit status; the process is gone afterwards.
     private func reap() -> Termination {
-      var status: Int32 = 0
-      while true {
-        if waitpid(plan.pid, &status, 0) == plan.pid { break }
-        if errno != EINTR { return .unknown }
+      switch try? plan.child.waitForExit() {
+      case .exited(let status): .exited(status)
+      case .signalled(let signal): .signalled(signal)
+      case nil: .unknown
       }
-      // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift cannot import.
-      let signal = status & 0x7F
-      return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
-    }
-
-    /// `duration` in whole milliseconds, rounded up so the loop never wakes just early.
-    static func milliseconds(_ duration: Duration) -> Int32 {
-      let (seconds, attoseconds) = duration.components
-      let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-      return Int32(clamping: max(0, total))
     }
   }
 }

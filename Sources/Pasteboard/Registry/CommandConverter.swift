@@ -119,11 +119,10 @@ public struct CommandConverter: PasteboardConverter {
         input: input,
         limits: ChildProcess.Limits(time: timeLimit, outputBytes: maximumOutputBytes),
         onSpawn: onSpawn)
-    } catch let error as ChildProcess.LaunchError {
-      let reason = "\(error.call): \(String(cString: strerror(error.code)))"
-      throw CommandConverterError(
-        command: command,
-        reason: error.call.hasPrefix("open ") ? .inputUnreadable(reason) : .launchFailed(reason))
+    } catch ChildProcess.LaunchError.inputUnopenable(let path, let error) {
+      throw CommandConverterError(command: command, reason: .inputUnreadable("open \(path): \(error)"))
+    } catch ChildProcess.LaunchError.failed(let call, let error) {
+      throw CommandConverterError(command: command, reason: .launchFailed("\(call): \(error)"))
     }
     func failure(_ reason: CommandConverterError.Reason) -> CommandConverterError {
       CommandConverterError(
@@ -137,8 +136,8 @@ public struct CommandConverter: PasteboardConverter {
     case .finished(.unknown): throw failure(.statusUnknown)
     case .timedOut: throw failure(.timedOut(timeLimit))
     case .outputTooLarge: throw failure(.outputTooLarge(limit: maximumOutputBytes))
-    case .inputFailed(let code):
-      throw failure(.inputUnreadable(String(cString: strerror(code))))
+    case .inputFailed(let error):
+      throw failure(.inputUnreadable("\(error)"))
     case .cancelled: throw CancellationError()
     }
   }

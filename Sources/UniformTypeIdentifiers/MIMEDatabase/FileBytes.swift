@@ -1,3 +1,5 @@
+import FerrySystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -13,40 +15,23 @@ package enum FileBytes {
     try? contents(of: path).get()
   }
 
-  /// Why a file could not be read: the system's words (`No such file or directory`).
-  package struct ReadError: Error, CustomStringConvertible {
-    package var description: String
-  }
-
-  /// The whole contents of the file at `path`, or why it cannot be read.
-  package static func contents(of path: String) -> Result<[UInt8], ReadError> {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return .failure(ReadError(description: String(cString: strerror(errno)))) }
-    defer { close(descriptor) }
-    return contents(ofDescriptor: descriptor)
+  /// The whole contents of the file at `path`, or why it cannot be read (its `Errno`
+  /// describes itself in the system's words: `No such file or directory`).
+  package static func contents(of path: String) -> Result<[UInt8], Errno> {
+    let descriptor: FileDescriptor
+    do {
+      descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+    } catch {
+      return .failure(error as? Errno ?? .ioError)
+    }
+    defer { try? descriptor.close() }
+    return Result { () throws(Errno) in try descriptor.readToEnd() }
   }
 
   /// Everything `descriptor` gives until its end (a file, a pipe, a terminal), or why it
   /// cannot be read.
-  package static func contents(ofDescriptor descriptor: Int32) -> Result<[UInt8], ReadError> {
-    var status = stat()
-    let expected = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-    var bytes = [UInt8](repeating: 0, count: max(expected + 1, 64 << 10))
-    var count = 0
-    while true {
-      if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
-      let got = bytes.withUnsafeMutableBytes { buffer in
-        systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
-      }
-      if got < 0 {
-        if errno == EINTR { continue }
-        return .failure(ReadError(description: String(cString: strerror(errno))))
-      }
-      if got == 0 { break }
-      count += got
-    }
-    bytes.removeSubrange(count...)
-    return .success(bytes)
+  package static func contents(ofDescriptor descriptor: Int32) -> Result<[UInt8], Errno> {
+    Result { () throws(Errno) in try FileDescriptor(rawValue: descriptor).readToEnd() }
   }
 
   /// Whether a file or directory exists at `path`.
@@ -72,10 +57,6 @@ package enum FileBytes {
   static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
     bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
   }
-}
-
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, buffer, count)
 }
 
 extension FileBytes {

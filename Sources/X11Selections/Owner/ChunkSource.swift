@@ -1,3 +1,4 @@
+import FerrySystem
 import FoundationEssentials
 import Pasteboard
 
@@ -38,16 +39,11 @@ enum ChunkSource {
     case .data(let data):
       data.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     case .file(let descriptor, _):
-      let storage = buffer.bytes(range.count)
-      var filled = 0
-      while filled < range.count {
-        let got = pread(descriptor, storage.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
-        if got <= 0 {
-          if got < 0 && errno == EINTR { continue }
-          break
-        }
-        filled += got
-      }
+      let storage = UnsafeMutableRawBufferPointer(rebasing: buffer.bytes(range.count)[..<range.count])
+      // A read that fails ends the chunk there, as a file that ended early.
+      let filled =
+        (try? FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: Int64(range.lowerBound), filling: storage))
+        ?? 0
       body(UnsafeRawBufferPointer(rebasing: storage[..<filled]))
     }
   }

@@ -1,3 +1,4 @@
+import FerrySystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -32,7 +33,7 @@ final class SelectionReaderService {
     var read: SelectionRead
     var timer: UUID?
     var collected = Data()
-    var writeFailure: Int32?
+    var writeFailure: Errno?
 
     init(
       selection: XAtom, target: XAtom, property: XAtom, sink: SelectionSink, stepTimeout: Duration,
@@ -187,26 +188,18 @@ final class SelectionReaderService {
       request.collected.append(bytes)
     case .fileDescriptor(let descriptor):
       guard request.writeFailure == nil else { return }
-      let failure = bytes.withUnsafeBytes { raw -> Int32? in
-        var offset = 0
-        while offset < raw.count {
-          let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            return errno
-          }
-          offset += written
-        }
-        return nil
+      do {
+        try bytes.withUnsafeBytes { try FileDescriptor(rawValue: descriptor).writeAll(from: $0) }
+      } catch {
+        request.writeFailure = error as? Errno ?? .ioError
       }
-      request.writeFailure = failure
     }
   }
 
   private func complete(_ request: Pending, incremental: Bool) {
     finish(request)
     if let failure = request.writeFailure {
-      resolve(request, .failure(.malformedReply("could not write the data: \(String(cString: strerror(failure)))")))
+      resolve(request, .failure(.malformedReply("could not write the data: \(failure)")))
       return
     }
     let data = SelectionData(

@@ -118,6 +118,13 @@ import Testing
     // The same bytes offered by a new owner are no change either.
     let again = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("last".utf8))
     defer { _ = again.kill() }
+    // The next owner must come after this one: wait until it owns the selection (its targets
+    // are xclip's two, not the broker's, which include TIMESTAMP). Started together, either
+    // xclip may take the selection first.
+    #expect(await Deadline.wait(for: .seconds(10)) {
+      let targets = try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
+      return targets.map { $0.status == 0 && !$0.stdoutText.contains("TIMESTAMP") } ?? false
+    }, "the repeated copy's xclip owns CLIPBOARD")
     let next = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("new".utf8))
     defer { _ = next.kill() }
     #expect(await Deadline.wait(for: .seconds(10)) { (try? await fixture.run(["pbpaste"]))?.stdoutText == "new" })

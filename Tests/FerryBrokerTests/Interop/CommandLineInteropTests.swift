@@ -242,6 +242,16 @@ import Testing
     try await fixture.stop()
   }
 
+  /// pbcopy's selection server reports a display it cannot open with a word for it, and
+  /// pbcopy exits as without a display (3) with the server's own line — no matching of text.
+  @Test func pbcopyWithoutABrokerOnADisplayThatDoesNotAnswerExits3() async throws {
+    let unreachable = try await BrokerFixture(display: ":7919", start: false)
+    let copy = try await unreachable.run(["pbcopy"], input: Data("x".utf8))
+    #expect(copy.status == 3, "\(copy.stderrText)")
+    #expect(copy.stderrText.contains("cannot open display :7919"), "\(copy.stderrText)")
+    #expect(copy.stderrText.split(separator: "\n").count == 1)
+  }
+
   @Test func failuresAreOneLineWithDistinctExitStatuses() async throws {
     let none = try await BrokerFixture(display: nil, start: false)
     let noDisplay = try await none.run(["pbpaste"])

@@ -24,7 +24,7 @@ final class DragServer: Sendable {
     try await unlessUnavailable { try await shared.value }
   }
 
-  nonisolated(unsafe) private static var keeper: (Process, Pipe)?
+  nonisolated(unsafe) private static var keeper: (TestChild, Pipe)?
 
   private init() throws {
     guard let xvfb = Peers.path(of: "Xvfb") else { throw PeerUnavailable(program: "Xvfb") }
@@ -48,15 +48,11 @@ final class DragServer: Sendable {
         continue
       }
       // The keeper holds a connection open between tests.
-      let keeper = Process()
       let input = Pipe()
-      keeper.executableURL = URL(fileURLWithPath: xdotool)
-      keeper.arguments = ["-"]
-      keeper.environment = ["DISPLAY": ":\(number)", "PATH": "/usr/bin:/bin"]
-      keeper.standardInput = input
-      keeper.standardOutput = FileHandle.nullDevice
-      keeper.standardError = FileHandle.nullDevice
-      try keeper.runWithDefaultSignals()
+      let keeper = try TestChild.start(
+        path: xdotool, arguments: ["-"], environment: ["DISPLAY": ":\(number)", "PATH": "/usr/bin:/bin"],
+        standardInput: .descriptor(input.fileHandleForReading.fileDescriptor))
+      try? input.fileHandleForReading.close()
       Self.keeper = (keeper, input)
       name = ":\(number)"
       let answering = Deadline.wait(for: .seconds(10)) {

@@ -1,0 +1,22 @@
+// What FerrySystem needs from the C library and Swift cannot import: names glibc declares
+// only under _GNU_SOURCE (which Swift's Glibc module is built without), and the wait-status
+// macros. Only FerrySystem imports this module.
+#ifndef CFERRYSYSTEM_H
+#define CFERRYSYSTEM_H
+
+#include <spawn.h>
+
+// POSIX_SPAWN_SETSID: the child starts a session of its own (setsid(2)), with no
+// controlling terminal. 0x80 in glibc, declared only under _GNU_SOURCE.
+short cferry_spawn_flag_setsid(void);
+
+// posix_spawn_file_actions_addclosefrom_np(3) (glibc 2.34): the child closes every
+// descriptor from `lowest` up, after the actions added before it.
+int cferry_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest);
+
+// WIFEXITED / WEXITSTATUS / WTERMSIG of a wait status.
+int cferry_wait_exited(int status);
+int cferry_wait_exit_status(int status);
+int cferry_wait_signal(int status);
+
+#endif

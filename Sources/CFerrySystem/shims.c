@@ -1,0 +1,16 @@
+// Compiled as plain C with _GNU_SOURCE, so that glibc's extensions are declared here; the
+// header Swift imports names only standard types.
+#define _GNU_SOURCE 1
+#include <spawn.h>
+#include <sys/wait.h>
+#include "include/CFerrySystem.h"
+
+short cferry_spawn_flag_setsid(void) { return POSIX_SPAWN_SETSID; }
+
+int cferry_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
+  return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int cferry_wait_exited(int status) { return WIFEXITED(status); }
+int cferry_wait_exit_status(int status) { return WEXITSTATUS(status); }
+int cferry_wait_signal(int status) { return WTERMSIG(status); }
