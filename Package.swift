@@ -23,7 +23,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
@@ -50,15 +49,15 @@ let package = Package(
     .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
     .target(name: "FerryProtocol", dependencies: ["JSONText", "FerrySystem"]),
     .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText", "FerrySystem"]),
-    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB, SHA-256 from
-    // swift-crypto. Never a dependency of pbcopy or pbpaste.
+    // OpenSSL's libcrypto (Debian's libssl-dev) for the history's SHA-256: swift-crypto's
+    // Crypto would build BoringSSL from source, two minutes of every clean build.
+    .systemLibrary(
+      name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB. Never a
+    // dependency of pbcopy or pbpaste.
     .target(
       name: "ClipboardHistory",
-      dependencies: [
-        "Pasteboard",
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
-      ]),
+      dependencies: ["Pasteboard", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     .target(

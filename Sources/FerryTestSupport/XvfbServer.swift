@@ -62,7 +62,7 @@ public final class XvfbServer: Sendable {
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func dedicated(_ purpose: String) async throws -> XvfbServer {
     if let existing = cacheLock.withLock({ servers[purpose] }) { return try existing.get() }
-    return try await onThreadOfItsOwn { try dedicated(purpose) }
+    return try await OwnThread.run { try dedicated(purpose) }
   }
 
   /// A server for one test that ends it itself (to see a display go away): never shared.
@@ -79,13 +79,7 @@ public final class XvfbServer: Sendable {
   ///
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func disposable() async throws -> XvfbServer {
-    try await onThreadOfItsOwn { try disposable() }
-  }
-
-  private static func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
+    try await OwnThread.run { try disposable() }
   }
 
   /// Stops the server and waits until it has ended: its clients lose the display.

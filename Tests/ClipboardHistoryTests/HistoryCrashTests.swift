@@ -18,36 +18,50 @@ import Testing
     case duringABlobWrite
   }
 
-  @Test func aWriterKilledAtRandomMomentsLeavesACompleteHistory() throws {
+  /// What a round saw of its fixture.
+  struct Round: Sendable {
+    var reachedTheMoment: Bool
+    var killedBySignal: Bool
+    var stderr: String
+  }
+
+  @Test func aWriterKilledAtRandomMomentsLeavesACompleteHistory() async throws {
     let fixture = try HistoryTesting.fixture()
-    try HistoryTesting.withScratchDirectory { scratch in
-      let directory = scratch.appendingPathComponent("history")
-      let blobs = directory.appendingPathComponent("blobs")
-      var killed = 0
-      for round in 0..<8 {
-        let moment = Moment.allCases[round % Moment.allCases.count]
-        let recordings = Int.random(in: 1...6)
-        let child = try PeerProcess([fixture, "record-loop", directory.path, "r\(round)"], display: nil)
-        let reached = Deadline.wait(for: .seconds(120)) {
-          guard child.process.isRunning else { return true }
-          switch moment {
-          case .afterSomeRecordings:
-            return child.outputSoFar.split(separator: "\n").count >= recordings
-          case .duringABlobWrite:
-            return HistoryTesting.names(in: blobs).contains { $0.hasPrefix(".staging-") }
-          }
-        }
-        let result = child.kill(signal: SIGKILL)
-        try #require(reached, "round \(round): the fixture never reached \(moment)")
-        let killedBySignal: Bool = if case .signalled = child.process.ending { true } else { false }
-        try #require(
-          killedBySignal,
-          "round \(round): the fixture ended by itself: \(result.stderrText)")
-        killed += 1
-        try Self.expectComplete(directory, round: round)
+    let scratch = try HistoryTesting.makeScratchDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let directory = scratch.appendingPathComponent("history")
+    for round in 0..<8 {
+      let moment = Moment.allCases[round % Moment.allCases.count]
+      let recordings = Int.random(in: 1...6)
+      let seen = try await OwnThread.run {
+        try Self.killFixture(fixture, directory: directory, round: round, at: moment, after: recordings)
       }
-      #expect(killed == 8)
+      try #require(seen.reachedTheMoment, "round \(round): the fixture never reached \(moment)")
+      try #require(seen.killedBySignal, "round \(round): the fixture ended by itself: \(seen.stderr)")
+      try Self.expectComplete(directory, round: round)
     }
+  }
+
+  /// Starts the fixture recording into `directory`, waits (on the calling thread) for the
+  /// moment, and kills it with SIGKILL.
+  static func killFixture(
+    _ fixture: String, directory: URL, round: Int, at moment: Moment, after recordings: Int
+  ) throws -> Round {
+    let blobs = directory.appendingPathComponent("blobs")
+    let child = try PeerProcess([fixture, "record-loop", directory.path, "r\(round)"], display: nil)
+    let reached = Deadline.wait(for: .seconds(120)) {
+      guard child.process.isRunning else { return true }
+      switch moment {
+      case .afterSomeRecordings:
+        return child.outputSoFar.split(separator: "\n").count >= recordings
+      case .duringABlobWrite:
+        return HistoryTesting.names(in: blobs).contains { $0.hasPrefix(".staging-") }
+      }
+    }
+    let result = child.kill(signal: SIGKILL)
+    return Round(
+      reachedTheMoment: reached, killedBySignal: { if case .signalled = child.process.ending { return true } else { return false } }(),
+      stderr: result.stderrText)
   }
 
   /// Opens the history and checks every entry against what the fixture recorded for its label.

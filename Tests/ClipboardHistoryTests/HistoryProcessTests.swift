@@ -12,14 +12,16 @@ import Testing
 /// second process opening a history another one writes.
 @Suite struct HistoryProcessTests {
   @Test(.enabled(if: HistoryTesting.namespacesAvailable, "needs a user namespace (unshare -rm) to mount a tmpfs"))
-  func aFullDiskWhileWritingABlobDropsThatCopyAlone() throws {
-    try HistoryTesting.withScratchDirectory { scratch in
+  func aFullDiskWhileWritingABlobDropsThatCopyAlone() async throws {
+    let scratch = try HistoryTesting.makeScratchDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    do {
       let mount = scratch.appendingPathComponent("small")
       try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
       let large = scratch.appendingPathComponent("large")
       try HistoryTesting.bytes(8 << 20).write(to: large)
 
-      let result = try HistoryTesting.runInNamespace(
+      let result = try await HistoryTesting.runInNamespace(
         setup: "mount -t tmpfs -o size=4m tmpfs \"$2\"", fixture: ["fill-blob", mount.path, large.path])
 
       #expect(result.status == 0, "\(result.stderrText)")
@@ -32,12 +34,14 @@ import Testing
   }
 
   @Test(.enabled(if: HistoryTesting.namespacesAvailable, "needs a user namespace (unshare -rm) to mount a tmpfs"))
-  func aFullDiskWhileWritingTheDatabaseDropsThatCopyAlone() throws {
-    try HistoryTesting.withScratchDirectory { scratch in
+  func aFullDiskWhileWritingTheDatabaseDropsThatCopyAlone() async throws {
+    let scratch = try HistoryTesting.makeScratchDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    do {
       let mount = scratch.appendingPathComponent("small")
       try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
 
-      let result = try HistoryTesting.runInNamespace(
+      let result = try await HistoryTesting.runInNamespace(
         setup: "mount -t tmpfs -o size=2m tmpfs \"$2\"", fixture: ["fill-database", mount.path])
 
       #expect(result.status == 0, "\(result.stderrText)")
@@ -46,8 +50,10 @@ import Testing
   }
 
   @Test(.enabled(if: HistoryTesting.namespacesAvailable, "needs a user namespace (unshare -rm) for a read-only bind mount"))
-  func aReadOnlyDirectoryRefusesAWriterAndServesAReader() throws {
-    try HistoryTesting.withScratchDirectory { scratch in
+  func aReadOnlyDirectoryRefusesAWriterAndServesAReader() async throws {
+    let scratch = try HistoryTesting.makeScratchDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    do {
       let directory = scratch.appendingPathComponent("history")
       let store = try HistoryStore(directory: directory)
       _ = try store.record(HistoryTesting.text("one"))
@@ -57,8 +63,8 @@ import Testing
       let before = HistoryTesting.names(in: directory)
       let readOnly = "mount --bind \"$2\" \"$2\"; mount -o remount,bind,ro \"$2\""
 
-      let writer = try HistoryTesting.runInNamespace(setup: readOnly, fixture: ["open", directory.path, "writer"])
-      let reader = try HistoryTesting.runInNamespace(setup: readOnly, fixture: ["open", directory.path, "reader"])
+      let writer = try await HistoryTesting.runInNamespace(setup: readOnly, fixture: ["open", directory.path, "writer"])
+      let reader = try await HistoryTesting.runInNamespace(setup: readOnly, fixture: ["open", directory.path, "reader"])
 
       #expect(writer.status == 3)
       #expect(writer.stdoutText.hasPrefix("error readOnlyDirectory \(directory.path): "), "\(writer.stdoutText)")
@@ -68,13 +74,17 @@ import Testing
     }
   }
 
-  @Test func aSecondProcessCannotWriteButCanRead() throws {
-    let fixture = try HistoryTesting.fixture()
-    try HistoryTesting.withStore { store, directory in
+  @Test func aSecondProcessCannotWriteButCanRead() async throws {
+    let scratch = try HistoryTesting.makeScratchDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let directory = scratch.appendingPathComponent("history")
+    let store = try HistoryStore(directory: directory)
+    defer { try? store.close() }
+    do {
       _ = try store.record(HistoryTesting.text("held"))
 
-      let writer = try PeerProcess.run([fixture, "open", directory.path, "writer"], display: nil, timeout: .seconds(60))
-      let reader = try PeerProcess.run([fixture, "open", directory.path, "reader"], display: nil, timeout: .seconds(60))
+      let writer = try await HistoryTesting.runFixture(["open", directory.path, "writer"])
+      let reader = try await HistoryTesting.runFixture(["open", directory.path, "reader"])
 
       #expect(writer.status == 3)
       #expect(writer.stdoutText.hasPrefix("error writerExists"))
@@ -85,13 +95,18 @@ import Testing
     }
   }
 
-  @Test func aKilledWritersLockIsFreeAtOnce() throws {
+  @Test func aKilledWritersLockIsFreeAtOnce() async throws {
     let fixture = try HistoryTesting.fixture()
-    try HistoryTesting.withScratchDirectory { scratch in
+    let scratch = try HistoryTesting.makeScratchDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    do {
       let directory = scratch.appendingPathComponent("history")
-      let child = try PeerProcess([fixture, "record-loop", directory.path, "lock"], display: nil)
-      let recorded = child.waitForOutput("recorded", timeout: .seconds(60))
-      _ = child.kill(signal: SIGKILL)
+      let recorded = try await OwnThread.run {
+        let child = try PeerProcess([fixture, "record-loop", directory.path, "lock"], display: nil)
+        let recorded = child.waitForOutput("recorded", timeout: .seconds(60))
+        _ = child.kill(signal: SIGKILL)
+        return recorded
+      }
       try #require(recorded, "the fixture never recorded")
 
       let store = try HistoryStore(directory: directory)

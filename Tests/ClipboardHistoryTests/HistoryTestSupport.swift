@@ -5,11 +5,17 @@ import Testing
 
 /// Scratch directories, items and the fixture process for the history tests.
 enum HistoryTesting {
-  /// Runs `body` with a new empty directory, removed afterwards.
-  static func withScratchDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+  /// A new empty directory; the caller removes it.
+  static func makeScratchDirectory() throws -> URL {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("ferry-history-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  /// Runs `body` with a new empty directory, removed afterwards.
+  static func withScratchDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let directory = try makeScratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     return try body(directory)
   }
@@ -70,11 +76,20 @@ enum HistoryTesting {
   }()
 
   /// Runs the fixture with `arguments` inside a new user and mount namespace, after the
-  /// shell commands `setup` (which see the fixture's path as `$F`).
-  static func runInNamespace(setup: String, fixture arguments: [String]) throws -> PeerProcess.Result {
+  /// shell commands `setup` (which see the fixture's path as `$F`), on a thread of its own.
+  static func runInNamespace(setup: String, fixture arguments: [String]) async throws -> PeerProcess.Result {
     let script = "set -e; \(setup); exec \"$F\" \"$@\""
-    return try PeerProcess.run(
-      ["unshare", "-rm", "sh", "-c", script, "sh"] + arguments, display: nil, timeout: .seconds(120),
-      environment: ["F": try fixture()])
+    let fixture = try fixture()
+    return try await OwnThread.run {
+      try PeerProcess.run(
+        ["unshare", "-rm", "sh", "-c", script, "sh"] + arguments, display: nil, timeout: .seconds(120),
+        environment: ["F": fixture])
+    }
+  }
+
+  /// Runs the fixture with `arguments` to its end, on a thread of its own.
+  static func runFixture(_ arguments: [String]) async throws -> PeerProcess.Result {
+    let fixture = try fixture()
+    return try await OwnThread.run { try PeerProcess.run([fixture] + arguments, display: nil, timeout: .seconds(60)) }
   }
 }

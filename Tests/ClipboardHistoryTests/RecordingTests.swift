@@ -85,6 +85,26 @@ import Testing
     }
   }
 
+  @Test func representationsAreNamedByTheirSHA256() throws {
+    try HistoryTesting.withStore { store, directory in
+      let zeros = directory.deletingLastPathComponent().appendingPathComponent("zeros")
+      try Data(count: 1 << 20).write(to: zeros)
+      let id = try HistoryTesting.id(
+        try store.record(
+          HistoryItem(
+            pasteboard: "general", changeCount: 1,
+            representations: [.data(Data("abc".utf8), type: "public.utf8-plain-text"), .file(zeros, type: "public.data")])))
+      // The digests `printf abc | sha256sum` and `head -c 1048576 /dev/zero | sha256sum` print.
+      let digests = try #require(try store.entry(id)).representations.map(\.sha256)
+      #expect(
+        digests == [
+          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+          "30e14955ebf1352266dc2ff8067e68104607e750abb9d3b36582b8af909fcb58",
+        ])
+      #expect(HistoryTesting.names(in: directory.appendingPathComponent("blobs")) == [digests[1]])
+    }
+  }
+
   @Test func theSameBytesAreOneBlobSharedByEntries() throws {
     try HistoryTesting.withStore { store, directory in
       let image = HistoryTesting.bytes(200_000)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 #if canImport(Glibc)
@@ -69,7 +68,7 @@ struct BlobStore: Sendable {
   ///   - textBytes: How many leading bytes to return as `textPrefix` (0 for none).
   func store(contentsOf source: Int32, path sourcePath: String, budget: Int64, textBytes: Int) throws -> FileOutcome {
     let staging = stagingPath()
-    var hasher = SHA256()
+    let hasher = SHA256Hasher()
     var size: Int64 = 0
     var prefix = Data()
     do {
@@ -78,7 +77,7 @@ struct BlobStore: Sendable {
       try FileCalls.readChunks(of: source, path: sourcePath) { chunk in
         size += Int64(chunk.count)
         if size > budget { throw OverBudget() }
-        hasher.update(bufferPointer: chunk)
+        hasher.update(chunk)
         if prefix.count < textBytes { prefix.append(contentsOf: chunk.prefix(textBytes - prefix.count)) }
         try FileCalls.writeAll(chunk, to: output, path: directory)
       }

@@ -1,21 +1,22 @@
-import Crypto
 import Foundation
 
 /// SHA-256 digests in the lowercase hexadecimal that names blob files.
 enum ContentHash {
   /// The digest of `data`.
   static func of(_ data: Data) -> String {
-    hex(SHA256.hash(data: data))
+    let hasher = SHA256Hasher()
+    data.withUnsafeBytes { hasher.update($0) }
+    return hex(hasher.finalize())
   }
 
   /// The digest of an entry's content: its representations' types, text flags and digests,
   /// in order. Two copies with the same digest hold the same thing.
   static func ofEntry(_ representations: [StagedRepresentation]) -> String {
-    var hasher = SHA256()
+    let hasher = SHA256Hasher()
     for representation in representations {
-      hasher.update(data: Data(representation.type.utf8))
-      hasher.update(data: [0, representation.isText ? 1 : 0])
-      hasher.update(data: Data(representation.sha256.utf8))
+      for part in [Array(representation.type.utf8), [0, representation.isText ? 1 : 0], Array(representation.sha256.utf8)] {
+        part.withUnsafeBytes { hasher.update($0) }
+      }
     }
     return hex(hasher.finalize())
   }

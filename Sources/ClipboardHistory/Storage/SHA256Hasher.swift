@@ -1,0 +1,37 @@
+internal import CLibCrypto
+
+/// SHA-256 through OpenSSL's libcrypto (its EVP digest interface), fed in chunks.
+///
+/// ```swift
+/// let hasher = SHA256Hasher()
+/// hasher.update(chunk)
+/// let digest = hasher.finalize()   // 32 bytes
+/// ```
+final class SHA256Hasher {
+  private let context: OpaquePointer
+
+  /// A hasher with nothing fed yet.
+  init() {
+    // Both fail only when memory runs out, as an allocation would.
+    guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+      fatalError("OpenSSL could not start a SHA-256 digest")
+    }
+    self.context = context
+  }
+
+  deinit { EVP_MD_CTX_free(context) }
+
+  /// Feeds bytes.
+  func update(_ bytes: UnsafeRawBufferPointer) {
+    if bytes.isEmpty { return }
+    EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+  }
+
+  /// The digest of everything fed: 32 bytes. The hasher is done after this.
+  func finalize() -> [UInt8] {
+    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    var length: UInt32 = 0
+    EVP_DigestFinal_ex(context, &digest, &length)
+    return Array(digest.prefix(Int(length)))
+  }
+}
