@@ -15,7 +15,8 @@ struct Ferry: ParsableCommand {
       """,
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
-      StatusCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self, DaemonCommand.self,
+      StatusCommand.self, HistoryCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self,
+      DaemonCommand.self,
       DragCommand.self,
       DropCommand.self,
     ])
