@@ -36,6 +36,7 @@ public struct HistoryEntrySummary: Codable, Sendable, Hashable {
   /// The representations' type identifiers, in the order recorded.
   public var types: [String]
 
+  /// Creates an entry's description.
   public init(
     id: Int64, pasteboard: String, date: Double, changeCount: Int, source: String?, pinned: Bool, size: Int64,
     preview: String?, types: [String]
@@ -55,6 +56,7 @@ public struct HistoryEntrySummary: Codable, Sendable, Hashable {
     case id, pasteboard, date, changeCount, source, pinned, size, preview, types
   }
 
+  /// Encodes the entry, `source` and `preview` as `null` when unknown.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
@@ -73,6 +75,7 @@ public struct HistoryEntrySummary: Codable, Sendable, Hashable {
 ///
 /// `{"op":"historyList","limit":50,"offset":0,"pasteboard":"general"}`
 public struct HistoryListRequest: BrokerRequest, Hashable {
+  /// `historyList`.
   public var op = BrokerOperation.historyList
   /// The most entries wanted; 50 when absent.
   public var limit: Int?
@@ -82,6 +85,7 @@ public struct HistoryListRequest: BrokerRequest, Hashable {
   /// where absent means `general`).
   public var pasteboard: String?
 
+  /// Creates a request; `nil` leaves a field to its default.
   public init(limit: Int? = nil, offset: Int? = nil, pasteboard: String? = nil) {
     self.limit = limit
     self.offset = offset
@@ -94,6 +98,7 @@ public struct HistoryListRequest: BrokerRequest, Hashable {
 ///
 /// `{"op":"historySearch","text":"hel wor","limit":50}`
 public struct HistorySearchRequest: BrokerRequest, Hashable {
+  /// `historySearch`.
   public var op = BrokerOperation.historySearch
   /// The words to find.
   public var text: String
@@ -104,6 +109,7 @@ public struct HistorySearchRequest: BrokerRequest, Hashable {
   /// Only this pasteboard's entries; every pasteboard's when absent.
   public var pasteboard: String?
 
+  /// Creates a request; `nil` leaves a field to its default.
   public init(text: String, limit: Int? = nil, offset: Int? = nil, pasteboard: String? = nil) {
     self.text = text
     self.limit = limit
@@ -125,6 +131,7 @@ public struct HistoryEntriesResponse: Codable, Sendable, Hashable {
   /// The offset of the entry after the last one here, when the answer was cut short.
   public var next: Int?
 
+  /// Creates an answer.
   public init(entries: [HistoryEntrySummary], next: Int? = nil) {
     self.entries = entries
     self.next = next
@@ -177,6 +184,7 @@ public struct HistoryEntriesResponse: Codable, Sendable, Hashable {
 ///
 /// `{"op":"historyShow","id":12,"types":["public.utf8-plain-text"]}`
 public struct HistoryShowRequest: BrokerRequest, Hashable {
+  /// `historyShow`.
   public var op = BrokerOperation.historyShow
   /// The entry.
   public var id: Int64
@@ -184,6 +192,7 @@ public struct HistoryShowRequest: BrokerRequest, Hashable {
   /// empty.
   public var types: [String]?
 
+  /// Creates a request.
   public init(id: Int64, types: [String]? = nil) {
     self.id = id
     self.types = types
@@ -196,12 +205,14 @@ public struct HistoryShowRequest: BrokerRequest, Hashable {
 ///
 /// `{"op":"historyRestore","id":12,"pasteboard":"general"}`
 public struct HistoryRestoreRequest: BrokerRequest, Hashable {
+  /// `historyRestore`.
   public var op = BrokerOperation.historyRestore
   /// The entry.
   public var id: Int64
   /// The pasteboard; `general` when absent.
   public var pasteboard: String?
 
+  /// Creates a request.
   public init(id: Int64, pasteboard: String? = nil) {
     self.id = id
     self.pasteboard = pasteboard
@@ -213,10 +224,12 @@ public struct HistoryRestoreRequest: BrokerRequest, Hashable {
 ///
 /// `{"op":"historyDelete","ids":[12,14]}`
 public struct HistoryDeleteRequest: BrokerRequest, Hashable {
+  /// `historyDelete`.
   public var op = BrokerOperation.historyDelete
   /// The entries, at least one.
   public var ids: [Int64]
 
+  /// Creates a request.
   public init(ids: [Int64]) { self.ids = ids }
 }
 
@@ -224,10 +237,12 @@ public struct HistoryDeleteRequest: BrokerRequest, Hashable {
 ///
 /// `{"op":"historyClear","includingPinned":false}`
 public struct HistoryClearRequest: BrokerRequest, Hashable {
+  /// `historyClear`.
   public var op = BrokerOperation.historyClear
   /// Whether pinned entries go too; `false` when absent.
   public var includingPinned: Bool?
 
+  /// Creates a request.
   public init(includingPinned: Bool? = nil) { self.includingPinned = includingPinned }
 }
 
@@ -238,6 +253,7 @@ public struct HistoryDeletedResponse: Codable, Sendable, Hashable {
   /// The number of entries deleted.
   public var deleted: Int
 
+  /// Creates an answer.
   public init(deleted: Int) { self.deleted = deleted }
 }
 
@@ -276,6 +292,7 @@ public struct HistoryStatusSummary: Codable, Sendable, Hashable {
   /// Why the history is off, or why its figures cannot be read.
   public var problem: String?
 
+  /// Creates the history's status.
   public init(
     enabled: Bool, entries: Int? = nil, pinned: Int? = nil, bytes: Int64? = nil, database: String? = nil,
     problem: String? = nil
