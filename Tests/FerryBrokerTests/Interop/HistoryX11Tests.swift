@@ -8,7 +8,7 @@ import Testing
 
   init() async throws {
     // A display of its own: other suites use CLIPBOARD on theirs meanwhile.
-    xvfb = try await XvfbServer.dedicated("history")
+    xvfb = try await XvfbServer.dedicated("history-restore")
   }
 
   /// CLIPBOARD's targets as xclip lists them.
