@@ -157,7 +157,7 @@ let package = Package(
       name: "FerryBrokerTests",
       dependencies: [
         "FerryBroker", "FerryClient", "FerryProtocol", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
-        "ClipboardHistory",
+        "ClipboardHistory", "FerryCommandLine",
         "pbcopy", "pbpaste", "ferry", "KeeperProbe",
       ]
     ),

@@ -165,11 +165,11 @@ extension BrokerDaemon {
   /// log, when it is off or cannot be opened (the broker runs without it).
   static func openHistory(_ configuration: Configuration, state: DaemonState) -> BrokerHistory? {
     guard configuration.history.enabled else {
-      state.setHistoryProblem("off (--no-history or FERRY_HISTORY=off)")
+      state.setHistoryProblem("--no-history or FERRY_HISTORY=off")
       return nil
     }
     guard let data = configuration.dataDirectory else {
-      state.setHistoryProblem("off: no data directory (neither XDG_DATA_HOME nor HOME is set)")
+      state.setHistoryProblem("no data directory (neither XDG_DATA_HOME nor HOME is set)")
       return nil
     }
     do {
@@ -178,7 +178,7 @@ extension BrokerDaemon {
       return history
     } catch {
       configuration.logger.error("the clipboard history is off: \(error)")
-      state.setHistoryProblem("off: \(error)")
+      state.setHistoryProblem("\(error)")
       return nil
     }
   }
@@ -211,7 +211,8 @@ final class DaemonState: BrokerStatusProvider {
   func setBridged(_ value: Bool) { flags.withLock { $0.bridged = value } }
 
   private let historyProblemText = Mutex<String?>(nil)
-  /// Why the history is off, for `ferry status`; `nil` while it records.
+  /// Why the history is off (a reason, without "off"), for `ferry status` and the history
+  /// operations' refusal; `nil` while it records.
   var historyProblem: String? { historyProblemText.withLock { $0 } }
   func setHistoryProblem(_ text: String) { historyProblemText.withLock { $0 = text } }
 
@@ -222,7 +223,7 @@ final class DaemonState: BrokerStatusProvider {
     let (bridged, manager) = flags.withLock { $0 }
     return BrokerStatus(
       uptime: ContinuousClock.now - started, display: bridged ? display : nil, x11Bridged: bridged,
-      clipboardManager: manager)
+      clipboardManager: manager, historyProblem: historyProblem)
   }
 }
 

@@ -19,8 +19,16 @@ extension BrokerSocketConnection {
   /// payload of any size costs a few MiB.
   mutating func read(_ request: ReadRequest) async throws {
     let board = try await settledPasteboard(request.pasteboard)
+    try await serveRead(of: request.types, from: board, inPlace: request.inPlace == true)
+  }
+
+  /// Answers a read of `types` (names as a request gives them; none for the first item's
+  /// first stored type) from `board`: a ``ReadResponse`` and the bytes, or a refusal.
+  ///
+  /// - Parameter inPlace: Whether the client may copy a spooled file itself.
+  func serveRead(of types: [String], from board: Pasteboard, inPlace: Bool) async throws {
     var wanted: [UTType] = []
-    for name in request.types { wanted.append(try Self.type(named: name)) }
+    for name in types { wanted.append(try Self.type(named: name)) }
     let items = board.items
     guard let first = items.first else {
       throw ProtocolFailure(PasteboardError.empty(board.name))
@@ -34,7 +42,7 @@ extension BrokerSocketConnection {
     } catch let error as PasteboardError {
       throw ProtocolFailure(error)
     }
-    if request.inPlace == true, let file = spooledFile(payload) {
+    if inPlace, let file = spooledFile(payload) {
       try await sendWhole(
         ReadResponse(type: choice.served.identifier, requested: choice.requested.identifier, file: file), bytes: nil)
       logger.debug(

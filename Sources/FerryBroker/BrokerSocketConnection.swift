@@ -140,6 +140,13 @@ struct BrokerSocketConnection {
     case .clear: try await clear(try request(ClearRequest.self, from: frame))
     case .register: try await register(try request(RegisterRequest.self, from: frame))
     case .status: try await status()
+    case .historyList: try await historyList(try request(HistoryListRequest.self, from: frame))
+    case .historySearch: try await historySearch(try request(HistorySearchRequest.self, from: frame))
+    case .historyShow: try await historyShow(try request(HistoryShowRequest.self, from: frame))
+    case .historyRestore: try await historyRestore(try request(HistoryRestoreRequest.self, from: frame))
+    case .historyDelete: try await historyDelete(try request(HistoryDeleteRequest.self, from: frame))
+    case .historyClear: try await historyClear(try request(HistoryClearRequest.self, from: frame))
+    case .historyPin, .historyUnpin: try await historyPin(try request(HistoryPinRequest.self, from: frame))
     }
   }
 
@@ -192,7 +199,8 @@ struct BrokerSocketConnection {
         version: status.version, pid: status.pid,
         uptime: Double(seconds) + Double(attoseconds) / 1e18, display: status.display,
         x11Bridged: status.x11Bridged, clipboardManager: status.clipboardManager,
-        socket: context.configuration.location.path, pasteboards: boards))
+        socket: context.configuration.location.path, pasteboards: boards,
+        history: await historyStatus(problem: status.historyProblem)))
   }
 
   // MARK: - Frames

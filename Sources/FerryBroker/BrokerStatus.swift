@@ -32,12 +32,15 @@ public struct BrokerStatus: Sendable, Hashable {
   /// The pasteboards to report, in order. Pasteboards used through the socket are added
   /// after these.
   public var pasteboards: [Pasteboard.Name]
+  /// Why the broker keeps no clipboard history (`--no-history or FERRY_HISTORY=off`, the
+  /// error opening it); `nil` when it keeps one or does not say.
+  public var historyProblem: String?
 
   /// Creates a status.
   public init(
     version: String = BrokerStatus.softwareVersion, pid: Int32 = getpid(), uptime: Duration = .zero,
     display: String? = nil, x11Bridged: Bool = false, clipboardManager: Bool = false,
-    pasteboards: [Pasteboard.Name] = [.general, .primary]
+    pasteboards: [Pasteboard.Name] = [.general, .primary], historyProblem: String? = nil
   ) {
     self.version = version
     self.pid = pid
@@ -46,6 +49,7 @@ public struct BrokerStatus: Sendable, Hashable {
     self.x11Bridged = x11Bridged
     self.clipboardManager = clipboardManager
     self.pasteboards = pasteboards
+    self.historyProblem = historyProblem
   }
 
   /// The version reported when the daemon gives none.

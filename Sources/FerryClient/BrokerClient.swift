@@ -239,6 +239,12 @@ public final class BrokerClient {
   ) throws(BrokerClientError) -> ReadResponse {
     let request = ReadRequest(pasteboard: pasteboard, types: types, inPlace: inPlace)
     try send(Frame(kind: .request, body: request.compactJSON.serialized))
+    return try receiveRead(consume: consume)
+  }
+
+  /// Receives the answer to a request served as `read` is — a ``ReadResponse`` and the bytes
+  /// — handing the bytes to `consume`.
+  func receiveRead(consume: ([UInt8]) throws(BrokerClientError) -> Void) throws(BrokerClientError) -> ReadResponse {
     let answer = try compact(try responseFrame(), ReadResponse.init(compact:))
     try receiveRepresentation { bytes throws(BrokerClientError) in
       if answer.file != nil { throw protocolViolation("DATA after a file answer") }
@@ -358,7 +364,7 @@ public final class BrokerClient {
 
   // MARK: - Frames
 
-  private func send(_ make: @autoclosure () throws -> Frame) throws(BrokerClientError) {
+  func send(_ make: @autoclosure () throws -> Frame) throws(BrokerClientError) {
     let frame: Frame
     do {
       frame = try make()
@@ -515,7 +521,7 @@ public final class BrokerClient {
     }
   }
 
-  private func expectResponse<T: Decodable>(_ type: T.Type) throws(BrokerClientError) -> T {
+  func expectResponse<T: Decodable>(_ type: T.Type) throws(BrokerClientError) -> T {
     try decode(type, from: try responseFrame())
   }
 
@@ -601,7 +607,7 @@ public final class BrokerClient {
     BrokerClientError(code: .connectionLost, message: "the connection to the broker is closed")
   }
 
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(BrokerClientError) {
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(BrokerClientError) {
     let failure: Errno? = bytes.withUnsafeBytes { raw in
       do throws(Errno) {
         try FileDescriptor(rawValue: descriptor).writeAll(from: raw, waitingForRoom: true)

@@ -31,7 +31,7 @@ public struct BrokerClientError: Error, Hashable, Sendable, CustomStringConverti
   ///
   /// | status | codes |
   /// |---|---|
-  /// | 1 | `empty`, `notAvailable`: nothing to paste, or not in that type |
+  /// | 1 | `empty`, `notAvailable`, `notFound`, `historyOff`: nothing to paste, not in that type, no such history entry, no history |
   /// | 2 | `badRequest`, `unknownType`, `invalidDeclaration`, `unsupportedVersion`, `frameTooLarge`: a usage error |
   /// | 3 | `noBroker`: no broker answers at the socket |
   /// | 4 | `timeout` |
@@ -39,7 +39,7 @@ public struct BrokerClientError: Error, Hashable, Sendable, CustomStringConverti
   /// | 6 | anything else: the broker failed, the connection was lost, an I/O error |
   public var exitCode: Int32 {
     switch code {
-    case .empty, .notAvailable: return 1
+    case .empty, .notAvailable, .notFound, .historyOff: return 1
     case .badRequest, .unknownType, .invalidDeclaration, .unsupportedVersion, .frameTooLarge:
       return 2
     case .noBroker: return 3

@@ -28,7 +28,7 @@ enum BrokerConnector {
 
   /// Writes `request` through the broker; `false` when none runs.
   static func copy(_ request: CopyRequest) throws -> Bool {
-    guard let client = try connect(timeout: BrokerClient.defaultTimeout, clientName: "pbcopy") else { return false }
+    guard let client = try connect(timeout: BrokerClient.defaultTimeout, clientName: request.client) else { return false }
     defer { client.close() }
     do {
       _ = try client.write(

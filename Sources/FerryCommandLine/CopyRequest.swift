@@ -15,12 +15,15 @@ public struct CopyRequest: Sendable {
   public var representations: [(type: String, data: Data)]
   /// Whether the copy is a secret.
   public var concealed: Bool
+  /// The tool's name for the broker (`pbcopy`, `ferry copy`): the history's source of the copy.
+  public var client: String
 
   /// Creates a request.
-  public init(pasteboard: String, representations: [(type: String, data: Data)], concealed: Bool) {
+  public init(pasteboard: String, representations: [(type: String, data: Data)], concealed: Bool, client: String = "pbcopy") {
     self.pasteboard = pasteboard
     self.representations = representations
     self.concealed = concealed
+    self.client = client
   }
 }
 

@@ -7,7 +7,7 @@
 /// | status | meaning |
 /// |---|---|
 /// | 0 | done |
-/// | 1 | nothing to paste, the type is not available, or nothing to copy |
+/// | 1 | nothing to paste, the type is not available, nothing to copy, no such history entry, or no history |
 /// | 2 | the command line is wrong: unknown option, type or pasteboard name |
 /// | 3 | no display and no broker to talk to |
 /// | 4 | a peer did not answer in time |

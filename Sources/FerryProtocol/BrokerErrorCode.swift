@@ -56,6 +56,11 @@ public struct BrokerErrorCode: RawRepresentable, Hashable, Sendable, Codable,
   /// closed. Sent in place of the hello's answer, or to a connection that sat idle longest
   /// when a new one needed its place.
   public static let busy: BrokerErrorCode = "busy"
+  /// A history operation, and the broker keeps no history: it was started with
+  /// `--no-history`, or the history could not be opened. The message says why.
+  public static let historyOff: BrokerErrorCode = "historyOff"
+  /// A history entry named by id does not exist (never did, or was deleted or evicted).
+  public static let notFound: BrokerErrorCode = "notFound"
   /// The broker failed (an I/O error, a bug).
   public static let `internal`: BrokerErrorCode = "internal"
 }

@@ -17,6 +17,8 @@ public enum WireProtocol {
 /// The operations a REQUEST frame can name in its `op` field.
 public enum BrokerOperation: String, Codable, Sendable, CaseIterable {
   case hello, write, read, types, watch, clear, register, status
+  /// The clipboard history's operations (`Messages+History.swift`).
+  case historyList, historySearch, historyShow, historyRestore, historyDelete, historyClear, historyPin, historyUnpin
 }
 
 /// The `op` field alone, read first to learn which request a REQUEST frame holds.
@@ -304,11 +306,14 @@ public struct StatusResponse: Codable, Sendable, Hashable {
   public var socket: String
   /// The pasteboards, each with its change count and types.
   public var pasteboards: [PasteboardState]
+  /// The clipboard history: how much it holds, or why it is off; `nil` from a broker that
+  /// does not say.
+  public var history: HistoryStatusSummary?
 
   public init(
     version: String, protocolVersion: Int = WireProtocol.version, pid: Int32, uptime: Double,
     display: String?, x11Bridged: Bool, clipboardManager: Bool, socket: String,
-    pasteboards: [PasteboardState]
+    pasteboards: [PasteboardState], history: HistoryStatusSummary? = nil
   ) {
     self.version = version
     self.protocolVersion = protocolVersion
@@ -319,11 +324,12 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     self.clipboardManager = clipboardManager
     self.socket = socket
     self.pasteboards = pasteboards
+    self.history = history
   }
 
   enum CodingKeys: String, CodingKey {
     case version, protocolVersion, pid, uptime, display, x11Bridged, clipboardManager, socket
-    case pasteboards
+    case pasteboards, history
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -337,6 +343,7 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     try container.encode(clipboardManager, forKey: .clipboardManager)
     try container.encode(socket, forKey: .socket)
     try container.encode(pasteboards, forKey: .pasteboards)
+    try container.encodeIfPresent(history, forKey: .history)
   }
 }
 

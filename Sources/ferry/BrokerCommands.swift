@@ -99,12 +99,27 @@ extension Ferry {
       print("ferry \(status.version), pid \(status.pid), up \(Int(status.uptime)) s, socket \(status.socket)")
       print(status.x11Bridged ? "display \(status.display ?? "?"): bridged" : "no display: headless")
       print("clipboard manager: \(status.clipboardManager ? "yes" : "no")")
+      if let history = status.history { print("history: \(Self.describe(history))") }
       for board in status.pasteboards {
         print("\(board.pasteboard) \(board.changeCount)\(board.concealed ? " (concealed)" : ""): \(board.types.joined(separator: ", "))")
       }
     }
   }
+}
 
+extension Ferry.StatusCommand {
+  /// The history's line of `ferry status`: `31 entries (2 pinned), 47.1 KiB in …/history.sqlite`
+  /// or `off: why`.
+  static func describe(_ history: HistoryStatusSummary) -> String {
+    guard history.enabled else { return "off: \(history.problem ?? "the broker does not say why")" }
+    guard let entries = history.entries else { return "on, but its figures cannot be read: \(history.problem ?? "")" }
+    let pinned = history.pinned.map { " (\($0) pinned)" } ?? ""
+    let database = history.database.map { " in \($0)" } ?? ""
+    return "\(entries) \(entries == 1 ? "entry" : "entries")\(pinned), \(HistoryText.size(history.bytes ?? 0))\(database)"
+  }
+}
+
+extension Ferry {
   /// `ferry register`.
   struct RegisterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

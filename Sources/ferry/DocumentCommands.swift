@@ -117,7 +117,7 @@ extension Ferry {
         return
       }
       let representations = try files.map { file in (type: file.type, data: try InputReader.read(file: file.url.path)) }
-      try Copier.copy(CopyRequest(pasteboard: options.pasteboard, representations: representations, concealed: concealed))
+      try Copier.copy(CopyRequest(pasteboard: options.pasteboard, representations: representations, concealed: concealed, client: "ferry open"))
     }
   }
 }

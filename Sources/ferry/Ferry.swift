@@ -9,13 +9,14 @@ struct Ferry: ParsableCommand {
     commandName: "ferry",
     abstract: "Typed clipboard and drag-and-drop transfers for X11.",
     discussion: """
-      Exit status: 0 done, 1 nothing to paste or type not available, 2 usage, \
+      Exit status: 0 done, 1 nothing to paste, type not available or no such history entry, 2 usage, \
       3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 file error \
       (or an input that goes on past 1 GiB).
       """,
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
-      StatusCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self, DaemonCommand.self,
+      StatusCommand.self, HistoryCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self,
+      DaemonCommand.self,
       DragCommand.self,
       DropCommand.self,
     ])

@@ -38,7 +38,7 @@ extension Ferry {
         representations.append(
           try CopyPlanner.representation(of: data, fileName: file, type: type.isEmpty ? nil : type[index]))
       }
-      try Copier.copy(CopyRequest(pasteboard: options.pasteboard, representations: representations, concealed: sensitive))
+      try Copier.copy(CopyRequest(pasteboard: options.pasteboard, representations: representations, concealed: sensitive, client: "ferry copy"))
     }
   }
 

@@ -2,6 +2,7 @@ import FerryBroker
 import FerryClient
 import FerryProtocol
 import Foundation
+import Pasteboard
 import Testing
 
 #if canImport(Glibc)
@@ -164,7 +165,10 @@ import Testing
     #expect(bound == 0)
     close(stale)
 
-    let configuration = BrokerSocketServer.Configuration(location: location, spoolParent: root + "/spool")
+    // A registry of its own: binding points its converters' spool into `root`, which goes
+    // with the test, and the shared registry serves every other test of the process.
+    let configuration = BrokerSocketServer.Configuration(
+      location: location, converters: ConverterRegistry(), spoolParent: root + "/spool")
     let server = try await BrokerSocketServer.bind(configuration)
     let serving = Task { try await server.serve() }
     let answered = try await blocking { try BrokerClient.connect(to: location).status().pid }

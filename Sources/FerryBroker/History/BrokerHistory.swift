@@ -96,26 +96,36 @@ public final class BrokerHistory: Sendable {
   /// A blob is served through a hard link of its own under `restored/`, so deleting or
   /// evicting the entry while its item is on the clipboard never takes the bytes away.
   ///
+  /// - Parameter converters: The conversions the item serves besides its stored types.
   /// - Throws: ``HistoryError`` when a blob file is missing; `nil` when the entry is gone.
-  public func item(for id: HistoryEntry.ID) async throws -> PasteboardItem? {
+  public func item(for id: HistoryEntry.ID, converters: ConverterRegistry = .shared) async throws -> PasteboardItem? {
+    try await load(id, converters: converters)?.item
+  }
+
+  /// An entry and the item it was (see ``item(for:converters:)``), read in one step.
+  func load(_ id: HistoryEntry.ID, converters: ConverterRegistry) async throws
+    -> (entry: HistoryEntry, item: PasteboardItem)?
+  {
     let restored = restoredDirectory
-    let loaded = try await perform { store -> [(type: String, payload: PasteboardPayload)]? in
+    let loaded = try await perform { store -> (HistoryEntry, [PasteboardPayload])? in
       guard let entry = try store.entry(id) else { return nil }
-      return try entry.representations.indices.map { index in
-        var payload = try store.contents(of: id, at: index)
-        if case .file(let blob) = payload { payload = .file(try Self.link(blob, into: restored)) }
-        return (entry.representations[index].type, payload)
-      }
+      return (entry, try entry.representations.indices.map { index in
+        let payload = try store.contents(of: id, at: index)
+        guard case .file(let blob) = payload else { return payload }
+        return .file(try Self.link(blob, into: restored))
+      })
     }
-    guard let loaded else { return nil }
-    return PasteboardItem(
-      representations: loaded.map { identifier, payload in
+    guard let (entry, payloads) = loaded else { return nil }
+    let item = PasteboardItem(
+      representations: zip(entry.types, payloads).map { identifier, payload in
         let type = UTType(identifier) ?? UTType(importedAs: identifier)
         switch payload {
         case .data(let data): return .data(data, type: type)
         case .file(let url): return .file(url, type: type)
         }
-      })
+      },
+      converters: converters)
+    return (entry, item)
   }
 
   /// Where restored items' blob links live: emptied when the broker starts.

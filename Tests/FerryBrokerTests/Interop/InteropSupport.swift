@@ -47,9 +47,11 @@ final class BrokerFixture: @unchecked Sendable {
     ["XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path]
   }
 
-  /// Starts `ferry daemon --verbose`, run by `wrapper` when one is given (`prlimit …`).
-  func startDaemon(wrappedIn wrapper: [String] = []) async throws {
-    let process = try PeerProcess(wrapper + [try Tools.path("ferry"), "daemon", "--verbose"], display: display, environment: environment)
+  /// Starts `ferry daemon --verbose` with `arguments`, run by `wrapper` when one is given
+  /// (`prlimit …`).
+  func startDaemon(wrappedIn wrapper: [String] = [], arguments: [String] = []) async throws {
+    let command = wrapper + [try Tools.path("ferry"), "daemon", "--verbose"] + arguments
+    let process = try PeerProcess(command, display: display, environment: environment)
     daemon = process
     let ready = await Deadline.wait(for: .seconds(20)) {
       (try? await self.run(["ferry", "status"]).status) == 0
