@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Dispatch
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
@@ -7,7 +8,8 @@ import Dispatch
   import Musl
 #endif
 
-/// Copies through the broker when one runs, else through a detached selection server.
+/// Copies through the broker when one runs, else through a detached selection server, else
+/// — over SSH, with neither — through the terminal (OSC 52).
 public enum Copier {
   /// Performs `request` and returns once the copy can be pasted.
   ///
@@ -16,19 +18,40 @@ public enum Copier {
     guard SelectionName.isValidPasteboard(request.pasteboard) else {
       throw CommandFailure("'\(request.pasteboard)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
     }
+    let terminal = try TerminalClipboard.mode()
+    // --osc52 (the request's) wins over FERRY_OSC52.
+    if request.throughTerminal || terminal == .always { return try copyThroughTerminal(request) }
     if try BrokerConnector.copy(request) { return }
+    let display = environmentVariable("DISPLAY") ?? ""
+    if display.isEmpty, terminal == .auto, request.pasteboard == "general", TerminalClipboard.hasTerminal {
+      return try copyThroughTerminal(request)
+    }
     guard let selection = SelectionName.forPasteboard(request.pasteboard) else {
       throw CommandFailure(
         "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",
         status: .noDisplayNoBroker)
     }
-    let display = environmentVariable("DISPLAY")
-    guard let display, !display.isEmpty else {
+    guard !display.isEmpty else {
       throw CommandFailure("no display (DISPLAY is not set) and no broker is running", status: .noDisplayNoBroker)
     }
     try DetachedSelectionServer.spawn(
       selection: selection, display: display,
       representations: request.representations.map { (TypeArgument.type(forIdentifier: $0.type), $0.data) }, concealed: request.concealed)
+  }
+}
+
+extension Copier {
+  /// Sends the copy's first text representation to the terminal's clipboard.
+  static func copyThroughTerminal(_ request: CopyRequest) throws {
+    guard request.pasteboard == "general" else {
+      throw CommandFailure("the terminal has one clipboard; OSC 52 cannot copy to the \(request.pasteboard) pasteboard", status: .usage)
+    }
+    let text = request.representations.first { TypeArgument.type(forIdentifier: $0.type).conforms(to: .text) }
+    guard let text else {
+      let types = request.representations.map(\.type).joined(separator: ", ")
+      throw CommandFailure("OSC 52 carries text, and the copy is \(types); nothing was sent to the terminal", status: .badInput)
+    }
+    try TerminalClipboard.copy(text.data)
   }
 }
 
@@ -72,8 +95,15 @@ public enum Paster {
         "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",
         status: .noDisplayNoBroker)
     }
-    return try DirectSelection(
-      selection: selection, displayName: environmentVariable("DISPLAY"), stepTimeout: request.timeout)
+    let display = environmentVariable("DISPLAY")
+    if display?.isEmpty ?? true, try TerminalClipboard.mode() != .never, TerminalClipboard.hasTerminal {
+      // Over SSH pbcopy copies through the terminal; the way back (an OSC 52 query) is
+      // refused by most terminals, as it would let any program read the clipboard.
+      throw CommandFailure(
+        "no display and no broker; pbpaste does not ask the terminal for its clipboard (most terminals refuse OSC 52 reads)",
+        status: .nothingAvailable)
+    }
+    return try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
   }
 }
 

@@ -17,13 +17,19 @@ public struct CopyRequest: Sendable {
   public var concealed: Bool
   /// The tool's name for the broker (`pbcopy`, `ferry copy`): the history's source of the copy.
   public var client: String
+  /// Send the copy to the terminal's clipboard (OSC 52) instead of the broker or the display.
+  public var throughTerminal: Bool
 
   /// Creates a request.
-  public init(pasteboard: String, representations: [(type: String, data: Data)], concealed: Bool, client: String = "pbcopy") {
+  public init(
+    pasteboard: String, representations: [(type: String, data: Data)], concealed: Bool, client: String = "pbcopy",
+    throughTerminal: Bool = false
+  ) {
     self.pasteboard = pasteboard
     self.representations = representations
     self.concealed = concealed
     self.client = client
+    self.throughTerminal = throughTerminal
   }
 }
 

@@ -18,10 +18,14 @@ struct PBCopy: ParsableCommand {
       The input is copied as UTF-8 text when it is valid UTF-8, otherwise as the type its \
       content shows (shared-mime-info magic), unless --type says otherwise. pbcopy returns at \
       once: a running `ferry daemon` keeps the copy, or else a detached background process \
-      serves it until another application takes the selection.
+      serves it until another application takes the selection. With neither a display nor a \
+      broker, in a terminal (over SSH), the text goes to the terminal's clipboard as an OSC 52 \
+      sequence (inside tmux and screen too); FERRY_OSC52=never turns that off, =always makes it \
+      the only way, and --osc52 asks for it once.
 
       Exit status: 0 copied, 1 empty input, 2 usage (unknown type or pasteboard), \
-      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 unreadable file \
+      3 no display and no broker, 4 timeout, 5 input not valid for the type (or not text, or too \
+      long, for OSC 52), 6 unreadable file \
       or an input that goes on past 1 GiB (a pipe, FIFO or device; /dev/zero, say).
       """)
 
@@ -35,6 +39,9 @@ struct PBCopy: ParsableCommand {
 
   @Flag(help: "Mark the copy as a password: served, never saved or shown in history.")
   var sensitive = false
+
+  @Flag(help: "Copy to the terminal's clipboard (OSC 52), as over SSH, even with a display or broker.")
+  var osc52 = false
 
   @Argument(help: "A file to copy instead of standard input.")
   var file: String?
@@ -55,7 +62,7 @@ struct PBCopy: ParsableCommand {
 
   /// What the parsed command line asks for.
   var invocation: CopyInvocation {
-    CopyInvocation(pasteboard: pasteboard, type: type, sensitive: sensitive, file: file)
+    CopyInvocation(pasteboard: pasteboard, type: type, sensitive: sensitive, osc52: osc52, file: file)
   }
 
   /// What plain argument lists (`-pboard`, `--type`, `--sensitive`, one file) ask for, or
@@ -73,6 +80,7 @@ struct PBCopy: ParsableCommand {
       case "-pboard": guard let name = value() else { return nil }; command.pasteboard = name
       case "--type": guard let type = value() else { return nil }; command.type = type
       case "--sensitive": command.sensitive = true
+      case "--osc52": command.osc52 = true
       default:
         guard command.file == nil, argument == "-" || !argument.hasPrefix("-") else { return nil }
         command.file = argument
@@ -88,12 +96,13 @@ struct CopyInvocation: Equatable {
   var pasteboard = "general"
   var type: String?
   var sensitive = false
+  var osc52 = false
   var file: String?
 
   func copy() throws {
     let input = try InputReader.read(file: file)
     let representation = try CopyPlanner.representation(of: input, fileName: file, type: type)
     try Copier.copy(
-      CopyRequest(pasteboard: pasteboard, representations: [representation], concealed: sensitive))
+      CopyRequest(pasteboard: pasteboard, representations: [representation], concealed: sensitive, throughTerminal: osc52))
   }
 }

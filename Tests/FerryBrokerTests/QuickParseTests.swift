@@ -29,7 +29,7 @@ import Testing
 
   static let copyLines: [[String]] = [
     [], ["-"], ["notes.txt"], ["-pboard", "primary"], ["--type", "png", "picture"], ["--sensitive"],
-    ["-pboard", "secrets", "--sensitive", "--type", "text", "-"],
+    ["-pboard", "secrets", "--sensitive", "--type", "text", "-"], ["--osc52"], ["--osc52", "notes.txt"],
   ]
 
   @Test(arguments: copyLines)

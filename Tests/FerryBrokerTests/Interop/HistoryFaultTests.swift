@@ -21,7 +21,7 @@ import Testing
 
   /// Waits until the history holds `count` entries.
   static func waitForEntries(_ fixture: BrokerFixture, _ count: Int) async -> Bool {
-    await Deadline.wait(for: .seconds(20)) {
+    await Deadline.wait(for: .seconds(20)) { () async -> Bool in
       guard let store = try? reader(fixture) else { return false }
       defer { try? store.close() }
       return ((try? store.status().entries) ?? 0) >= count

@@ -32,7 +32,7 @@ import UniformTypeIdentifiers
   /// Waits until the history holds `count` entries.
   static func waitForEntries(_ fixture: BrokerFixture, _ count: Int) async -> [HistoryEntry] {
     var found: [HistoryEntry] = []
-    _ = await Deadline.wait(for: .seconds(20)) {
+    _ = await Deadline.wait(for: .seconds(20)) { () async -> Bool in
       found = (try? entries(fixture)) ?? []
       return found.count >= count
     }

@@ -13,8 +13,9 @@ import Testing
   static func options(inHelp help: String) -> Set<String> {
     var found = Set<String>()
     for line in help.split(separator: "\n") {
+      // An option's line is indented two spaces; a description's continuation, more.
       let trimmed = line.drop { $0 == " " }
-      guard trimmed.hasPrefix("-") else { continue }
+      guard trimmed.hasPrefix("-"), line.count - trimmed.count == 2 else { continue }
       for word in trimmed.split(separator: " ").prefix(3) {
         // `--history/--no-history` is two options.
         for part in word.trimmingCharacters(in: CharacterSet(charactersIn: ",")).split(separator: "/") {
