@@ -4,6 +4,7 @@ import Testing
 
 /// Blob files changed behind the store's back: the entry that names one reports it, the
 /// rest of the history works.
+extension HistoryTestsInOrder {
 @Suite struct BlobFaultTests {
   enum Damage: String, CaseIterable, Sendable { case deleted, truncated }
 
@@ -51,4 +52,5 @@ import Testing
       #expect(try store.contents(of: id, at: 0).data() == image)
     }
   }
+}
 }

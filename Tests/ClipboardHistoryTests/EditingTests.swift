@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 /// Listing, pinning, deleting and clearing.
+extension HistoryTestsInOrder {
 @Suite struct EditingTests {
   @Test func listPagesNewestFirstAndFiltersByPasteboard() throws {
     try HistoryTesting.withStore { store, _ in
@@ -99,4 +100,5 @@ import Testing
       #expect(status.access == .writer)
     }
   }
+}
 }

@@ -4,6 +4,7 @@ import Testing
 
 /// Limits: the oldest unpinned entries go, in the recording's own transaction, with the
 /// blobs only they named.
+extension HistoryTestsInOrder {
 @Suite struct EvictionTests {
   @Test func pastTheEntryLimitTheOldestUnpinnedEntryIsEvicted() throws {
     try HistoryTesting.withStore(limits: HistoryLimits(maximumEntries: 3)) { store, _ in
@@ -89,4 +90,5 @@ import Testing
       #expect(try store.list().map(\.id) == [first, second])
     }
   }
+}
 }

@@ -9,6 +9,7 @@ import Testing
 
 /// A writer killed with SIGKILL in the middle of recording, at moments chosen at random:
 /// the history opens, holds no half-written entry, and every blob its entries name exists.
+extension HistoryTestsInOrder {
 @Suite struct HistoryCrashTests {
   /// When the fixture is killed.
   enum Moment: CaseIterable {
@@ -89,4 +90,5 @@ import Testing
       Set(HistoryTesting.names(in: directory.appendingPathComponent("blobs"))) == named,
       "round \(round): the blobs are exactly those the entries name")
   }
+}
 }

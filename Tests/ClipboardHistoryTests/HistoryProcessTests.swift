@@ -10,6 +10,7 @@ import Testing
 /// Faults on real processes: a full disk (a small tmpfs), a read-only data directory (a
 /// read-only bind mount), both in a user and mount namespace of the fixture's own; and a
 /// second process opening a history another one writes.
+extension HistoryTestsInOrder {
 @Suite struct HistoryProcessTests {
   @Test(.enabled(if: HistoryTesting.namespacesAvailable, "needs a user namespace (unshare -rm) to mount a tmpfs"))
   func aFullDiskWhileWritingABlobDropsThatCopyAlone() async throws {
@@ -114,4 +115,5 @@ import Testing
       #expect(try store.list().count >= 1)
     }
   }
+}
 }

@@ -9,6 +9,7 @@ import Testing
 
 /// Opening a history: what persists, the files it will not use (left untouched), the one
 /// writer, readers beside it, and what the writer sweeps at open.
+extension HistoryTestsInOrder {
 @Suite struct OpeningTests {
   @Test func theHistoryOutlivesItsStore() throws {
     try HistoryTesting.withScratchDirectory { scratch in
@@ -179,4 +180,5 @@ import Testing
       HistoryStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"]).path
         == "/home/u/.local/share/ferry", "a relative XDG_DATA_HOME is ignored")
   }
+}
 }

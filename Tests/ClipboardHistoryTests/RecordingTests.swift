@@ -5,6 +5,7 @@ import Testing
 
 /// Recording copies: every representation kept in order, small ones inline, large ones in
 /// shared content-addressed files, duplicates moved to the top, oversized copies refused.
+extension HistoryTestsInOrder {
 @Suite struct RecordingTests {
   @Test func everyRepresentationComesBackInOrder() throws {
     try HistoryTesting.withStore { store, directory in
@@ -233,4 +234,5 @@ import Testing
       #expect(try store.entry(id)?.preview == nil)
     }
   }
+}
 }

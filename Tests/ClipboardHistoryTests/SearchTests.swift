@@ -4,6 +4,7 @@ import Testing
 
 /// Full-text search over the text representations: word prefixes, ranked, newest first
 /// among equals, user text taken literally.
+extension HistoryTestsInOrder {
 @Suite struct SearchTests {
   @Test func everyWordMatchesAsAPrefixIgnoringCaseAndAccents() throws {
     try HistoryTesting.withStore { store, _ in
@@ -100,4 +101,5 @@ import Testing
       #expect(try store.contents(of: id, at: 0).data() == Data(huge.utf8), "but every byte is kept")
     }
   }
+}
 }

@@ -35,7 +35,7 @@ import UniformTypeIdentifiers
 /// no zombie is left behind.
 ///
 /// Cancelling the task kills and reaps the program and throws `CancellationError`.
-public struct CommandConverter: PasteboardConverter {
+public struct CommandConverter: OneWayConverter {
   /// The type read (and the types conforming to it).
   public let source: UTType
   /// The type produced.
@@ -81,11 +81,6 @@ public struct CommandConverter: PasteboardConverter {
     self.command = [program] + command.dropFirst()
     self.timeLimit = timeLimit
     self.maximumOutputBytes = maximumOutputBytes
-  }
-
-  /// ``target`` when `source` conforms to ``source``; else none.
-  public func outputs(from source: UTType) -> [UTType] {
-    source.conforms(to: self.source) && source != target ? [target] : []
   }
 
   /// Runs the program on `payload` and returns what it printed.

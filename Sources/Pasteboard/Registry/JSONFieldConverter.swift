@@ -25,7 +25,7 @@ import UniformTypeIdentifiers
 ///
 /// It reads any type that conforms to its source type, and reads the whole payload: JSON is
 /// parsed in memory.
-public struct JSONFieldConverter: PasteboardConverter {
+public struct JSONFieldConverter: OneWayConverter {
   /// The JSON type read.
   public let source: UTType
   /// The type exported.
@@ -52,11 +52,6 @@ public struct JSONFieldConverter: PasteboardConverter {
     self.target = target
     self.fieldPath = fieldPath
     self.components = components
-  }
-
-  /// ``target`` when `source` conforms to ``source``; else none.
-  public func outputs(from source: UTType) -> [UTType] {
-    source.conforms(to: self.source) && source != target ? [target] : []
   }
 
   /// Parses the payload as JSON and exports the field.
