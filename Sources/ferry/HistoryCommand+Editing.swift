@@ -28,8 +28,8 @@ extension Ferry.HistoryCommand {
   /// `ferry history clear`.
   struct Clear: ParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "clear", abstract: "Delete every entry but the pinned ones (with --pinned, every entry).")
-    @Flag(help: "Delete pinned entries too.")
+      commandName: "clear", abstract: "Delete every entry but the pinned ones.")
+    @Flag(help: "Delete the pinned entries too: every entry.")
     var pinned = false
     @Flag(help: "Print one JSON object: how many entries were deleted.")
     var json = false
