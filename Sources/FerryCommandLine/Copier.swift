@@ -15,9 +15,7 @@ public enum Copier {
   ///
   /// - Throws: ``CommandFailure`` with the status of what went wrong.
   public static func copy(_ request: CopyRequest) throws {
-    guard SelectionName.isValidPasteboard(request.pasteboard) else {
-      throw CommandFailure("'\(request.pasteboard)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
-    }
+    try SelectionName.checkPasteboard(request.pasteboard)
     let terminal = try TerminalClipboard.mode()
     // --osc52 (the request's) wins over FERRY_OSC52.
     if request.throughTerminal || terminal == .always { return try copyThroughTerminal(request) }
@@ -84,9 +82,7 @@ public enum Paster {
   }
 
   private static func validate(_ request: PasteRequest) throws {
-    guard SelectionName.isValidPasteboard(request.pasteboard) else {
-      throw CommandFailure("'\(request.pasteboard)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
-    }
+    try SelectionName.checkPasteboard(request.pasteboard)
   }
 
   private static func directSelection(_ request: PasteRequest) throws -> DirectSelection {

@@ -12,6 +12,50 @@ public enum SelectionName {
     }
   }
 
+  /// The pasteboards every tool knows: the X-bridged ones and Apple's named ones.
+  public static let standardPasteboards = ["general", "clipboard", "primary", "secondary", "find", "drag", "font", "ruler"]
+
+  /// Checks a pasteboard name from the command line.
+  ///
+  /// Any name of letters, digits, `-`, `_` and `.` makes a pasteboard of its own (the broker
+  /// keeps it, like a tmux buffer), except one a letter or two away from a standard name:
+  /// `-pboard genral` is a typo, not a new pasteboard that `pbpaste` would never read.
+  ///
+  /// - Throws: ``CommandFailure`` (usage) naming the problem and, for a near miss, the name
+  ///   meant.
+  public static func checkPasteboard(_ name: String) throws {
+    guard isValidPasteboard(name) else {
+      throw CommandFailure("'\(name)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
+    }
+    let lowered = name.lowercased()
+    guard !standardPasteboards.contains(name) else { return }
+    // Near misses of the long names only: `draw` or `fine` may well be meant as they are.
+    let typed = ["general", "clipboard", "primary", "secondary"]
+    if let meant = typed.first(where: { $0 == lowered || editDistance(lowered, $0) <= 2 }) {
+      throw CommandFailure(
+        "'\(name)' is not a pasteboard; did you mean '\(meant)'? (a pasteboard of your own needs a name unlike the standard ones)",
+        status: .usage)
+    }
+  }
+
+  /// The number of single-letter insertions, deletions, substitutions and swaps of two
+  /// neighbours that turn `a` into `b`.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1) }
+      }
+    }
+    return table[a.count][b.count]
+  }
+
   /// Whether `name` is a usable pasteboard name: letters, digits, `-`, `_` and `.`.
   public static func isValidPasteboard(_ name: String) -> Bool {
     !name.isEmpty && name.count <= 64

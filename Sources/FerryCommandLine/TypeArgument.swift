@@ -47,12 +47,27 @@ public enum TypeArgument {
     UTType(identifier) ?? UTType(importedAs: identifier)
   }
 
+  /// Whether `text` is `type/subtype` (each a non-empty token), with or without parameters.
+  static func isMIMEType(_ text: String) -> Bool {
+    let essence = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+      .drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+    let parts = String(essence).split(separator: "/", omittingEmptySubsequences: false)
+    return parts.count == 2 && parts.allSatisfy { part in
+      !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0) }
+    }
+  }
+
   /// Resolves `text` to a type.
   ///
   /// - Throws: ``CommandFailure`` (status 2) naming the word when no type answers to it.
   public static func resolve(_ text: String) throws -> UTType {
     if let alias = aliases[text] { return type(forIdentifier: alias) }
     if text.contains("/") {
+      guard isMIMEType(text) else {
+        throw CommandFailure(
+          "'\(text)' is not a MIME type (type/subtype, each a token, as image/png or text/html;charset=utf-8)",
+          status: .usage)
+      }
       // A declared type first, whatever it conforms to (inode/directory is public.folder,
       // not data); an unknown MIME type is the dynamic type `UTType(mimeType:)` makes — the
       // one the broker and X owners' offers use for it.

@@ -42,7 +42,8 @@ import Testing
   @Test func aListLongerThanAFrameArrivesWholeOverSeveralPages() async throws {
     try await Self.withHistory { fixture, history in
       let preview = String(repeating: "ä", count: 150)
-      for index in 0..<700 { try Self.record("\(index) \(preview)", in: history) }
+      // 700 recordings (fsync each) on a thread of their own, not the test process's pool.
+      _ = try await blocking { for index in 0..<700 { _ = try Self.record("\(index) \(preview)", in: history) } }
       let (all, firstPage) = try await blocking {
         let client = try fixture.client()
         let all = try client.historyList(limit: 1000)
