@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -48,7 +49,7 @@ import UniformTypeIdentifiers
     try await DocumentTesting.withScratchDirectory { directory in
       let package = directory.appendingPathComponent("general.pasteboard")
       let pasteboard = isolatedPasteboard()
-      let clock = DocumentManualClock()
+      let clock = ManualClock()
       let autosaver = DocumentAutosaver(
         pasteboard: pasteboard, url: package, delay: .milliseconds(250), clock: clock)
       let recorder = EventRecorder(autosaver)
@@ -131,7 +132,7 @@ import UniformTypeIdentifiers
       let package = directory.appendingPathComponent("general.pasteboard")
       let pasteboard = isolatedPasteboard()
       let autosaver = DocumentAutosaver(
-        pasteboard: pasteboard, url: package, delay: .seconds(1), clock: DocumentManualClock())
+        pasteboard: pasteboard, url: package, delay: .seconds(1), clock: ManualClock())
 
       pasteboard.write([Self.text("pending")])
       try #require(await DocumentTesting.wait { autosaver.document.changeCount == 1 })
