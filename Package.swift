@@ -57,7 +57,7 @@ let package = Package(
     // dependency of pbcopy or pbpaste.
     .target(
       name: "ClipboardHistory",
-      dependencies: ["Pasteboard", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+      dependencies: ["Pasteboard", "FerrySystem", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     .target(

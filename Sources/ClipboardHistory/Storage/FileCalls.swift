@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 
 #if canImport(Glibc)
@@ -8,8 +9,8 @@ import Foundation
   import Darwin
 #endif
 
-/// The few system calls the store makes on files, each retrying `EINTR` and turning `errno`
-/// into a ``HistoryError`` at this one boundary.
+/// The few system calls the store makes on files, through FerrySystem (which retries
+/// `EINTR`), turning `errno` into a ``HistoryError`` at this one boundary.
 enum FileCalls {
   /// The chunk files are read and written in.
   static let chunkSize = 1 << 20
@@ -28,19 +29,19 @@ enum FileCalls {
 
   /// Opens `path`, retrying `EINTR`.
   static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> Int32 {
-    while true {
-      let descriptor = Glibc.open(path, flags | O_CLOEXEC, mode)
-      if descriptor >= 0 { return descriptor }
-      if errno != EINTR { throw error(errno, path: path, operation: "open") }
+    do {
+      return try Errno.retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    } catch {
+      throw self.error(error.rawValue, path: path, operation: "open")
     }
   }
 
   /// Opens a file given to record, for reading.
   static func openSource(_ path: String) throws -> Int32 {
-    while true {
-      let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-      if descriptor >= 0 { return descriptor }
-      if errno != EINTR { throw HistoryError.unreadableSource(path: path, reason: String(cString: strerror(errno))) }
+    do {
+      return try Errno.retryingInterrupts { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+    } catch {
+      throw HistoryError.unreadableSource(path: path, reason: "\(error)")
     }
   }
 
@@ -57,14 +58,10 @@ enum FileCalls {
 
   /// Writes every byte of `buffer` to `descriptor` (open on `path`, named in errors).
   static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
-    var offset = 0
-    while offset < buffer.count {
-      let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw error(errno, path: path, operation: "write")
-      }
-      offset += written
+    do {
+      try FileDescriptor(rawValue: descriptor).writeAll(from: buffer)
+    } catch {
+      throw self.error(error.rawValue, path: path, operation: "write")
     }
   }
 
@@ -75,13 +72,14 @@ enum FileCalls {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let count = read(descriptor, buffer.baseAddress!, chunkSize)
-      if count == 0 { return }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw HistoryError.unreadableSource(path: path, reason: String(cString: strerror(errno)))
+      let count: Int
+      do {
+        count = try FileDescriptor(rawValue: descriptor).read(filling: buffer)
+      } catch {
+        throw HistoryError.unreadableSource(path: path, reason: "\(error)")
       }
-      try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+      if count > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+      if count < chunkSize { return }
     }
   }
 

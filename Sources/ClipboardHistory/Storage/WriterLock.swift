@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 import Synchronization
 
@@ -26,13 +27,13 @@ final class WriterLock: Sendable {
   init(path: String) throws {
     self.path = path
     let file = try FileCalls.open(path, flags: O_RDWR | O_CREAT, mode: 0o600)
-    while flock(file, LOCK_EX | LOCK_NB) != 0 {
-      if errno == EINTR { continue }
-      let code = errno
+    do {
+      _ = try Errno.retryingInterrupts { flock(file, LOCK_EX | LOCK_NB) }
+    } catch {
       let holder = Self.holder(of: file)
       close(file)
-      if code == EWOULDBLOCK { throw HistoryError.writerExists(lockPath: path, pid: holder) }
-      throw FileCalls.error(code, path: path, operation: "flock")
+      if error == .wouldBlock { throw HistoryError.writerExists(lockPath: path, pid: holder) }
+      throw FileCalls.error(error.rawValue, path: path, operation: "flock")
     }
     let pid = Array("\(getpid())\n".utf8)
     _ = ftruncate(file, 0)
