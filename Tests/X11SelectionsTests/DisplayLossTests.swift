@@ -16,16 +16,20 @@ import Testing
     let told = Mutex(false)
     display.onConnectionLost { told.withLock { $0 = true } }
 
-    // Keep the X thread busy while the server stops, then make it call Xlib: a round trip
-    // on a closed socket.
+    // Keep the X thread busy until the server has exited (not a fixed half second: a loaded
+    // machine took longer to stop it, and the call then succeeded), then make it call Xlib:
+    // a round trip on a closed socket.
+    let serverGone = Mutex(false)
     let lastCall = Task {
       try await display.loop.perform { session in
-        usleep(500_000)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !serverGone.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
         return session.connection.selectionOwner(session.connection.atom(.clipboard))
       }
     }
     try await Task.sleep(for: .milliseconds(100))
-    server.stop()
+    server.stop()  // returns once the server has exited
+    serverGone.withLock { $0 = true }
     await #expect(throws: X11Error.self) { _ = try await lastCall.value }
     #expect(told.withLock { $0 }, "waiters are told the connection is lost")
     #expect(display.loop.isConnectionLost)
