@@ -24,6 +24,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
   ],
   targets: [
     // glibc's spawn extensions and wait-status macros, which Swift cannot import.
@@ -32,6 +33,7 @@ let package = Package(
       name: "FerrySystem",
       dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "JSONText"),
+    .target(name: "NearMiss"),
     .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText", "FerrySystem"]),
     .target(name: "DetachedThreads"),
     .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
@@ -69,10 +71,13 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // The daemon's configuration file (YAML, read with Yams), environment and flags. Never a
+    // dependency of pbcopy or pbpaste.
+    .target(name: "FerryConfiguration", dependencies: ["NearMiss", .product(name: "Yams", package: "Yams")]),
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
+        "NearMiss", "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
@@ -81,7 +86,7 @@ let package = Package(
       name: "ferry",
       dependencies: [
         "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "FerryProtocol", "X11Selections",
-        "ClipboardHistory",
+        "ClipboardHistory", "FerryConfiguration",
         "DragWindows",
         "Pasteboard",
         .product(name: "Logging", package: "swift-log"),
@@ -120,6 +125,7 @@ let package = Package(
       path: "Benchmarks/X11Benchmark"
     ),
     .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem"]),
+    .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
     .testTarget(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]

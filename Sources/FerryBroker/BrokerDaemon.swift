@@ -31,6 +31,10 @@ public enum BrokerDaemon {
     public var captureLimit: Int
     /// Take over from a running broker instead of leaving it be.
     public var replace: Bool
+    /// How long the broker waits for each answer of an owner whose copy it takes.
+    public var captureStepTimeout: Duration = .seconds(2)
+    /// How long an X reader may take over each step of a large transfer the broker serves.
+    public var servingStepTimeout: Duration = .seconds(5)
     /// Where the daemon keeps what outlives it (registered declaration files):
     /// `$XDG_DATA_HOME/ferry`, by default `~/.local/share/ferry`. `nil` keeps nothing.
     public var dataDirectory: URL?
@@ -81,6 +85,7 @@ public enum BrokerDaemon {
     if let name = configuration.displayName, !name.isEmpty {
       do {
         display = try X11Display(name: name)
+        await display?.setServingStepTimeout(configuration.servingStepTimeout)
       } catch {
         throw BrokerDaemonError.display("\(error)")
       }
@@ -108,11 +113,12 @@ public enum BrokerDaemon {
     if let display {
       let general = SelectionBinding(
         pasteboard: .general, selection: .clipboard, display: display,
-        byteBudget: configuration.captureLimit, sources: history?.sources, logger: logger)
+        byteBudget: configuration.captureLimit, sources: history?.sources,
+        captureStepTimeout: configuration.captureStepTimeout, logger: logger)
       // PRIMARY changes with every selection drag: record its targets, read its data on request.
       let primary = SelectionBinding(
         pasteboard: .primary, selection: .primary, display: display, byteBudget: 0, sources: history?.sources,
-        logger: logger)
+        captureStepTimeout: configuration.captureStepTimeout, logger: logger)
       bindings = [.general: general, .primary: primary]
       bridgeTasks.append(Task { await general.run() })
       bridgeTasks.append(Task { await primary.run() })
@@ -165,7 +171,7 @@ extension BrokerDaemon {
   /// log, when it is off or cannot be opened (the broker runs without it).
   static func openHistory(_ configuration: Configuration, state: DaemonState) -> BrokerHistory? {
     guard configuration.history.enabled else {
-      state.setHistoryProblem("--no-history or FERRY_HISTORY=off")
+      state.setHistoryProblem("history.enabled is false")
       return nil
     }
     guard let data = configuration.dataDirectory else {

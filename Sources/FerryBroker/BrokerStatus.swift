@@ -32,7 +32,7 @@ public struct BrokerStatus: Sendable, Hashable {
   /// The pasteboards to report, in order. Pasteboards used through the socket are added
   /// after these.
   public var pasteboards: [Pasteboard.Name]
-  /// Why the broker keeps no clipboard history (`--no-history or FERRY_HISTORY=off`, the
+  /// Why the broker keeps no clipboard history (`history.enabled is false`, the
   /// error opening it); `nil` when it keeps one or does not say.
   public var historyProblem: String?
 

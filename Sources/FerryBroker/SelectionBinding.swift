@@ -49,13 +49,17 @@ final class SelectionBinding: Sendable {
   /// How long a write's acknowledgement waits for the copy to be on the selection.
   static let publicationTimeout: Duration = .seconds(2)
 
-  /// How long each step of a capture may take: the owner's answer, each INCR chunk.
-  static let captureStepTimeout: Duration = .seconds(2)
+  /// How long each step of a capture may take by default: the owner's answer, each INCR chunk.
+  static let defaultCaptureStepTimeout: Duration = .seconds(2)
+
+  /// How long each step of a capture may take (`timeouts.capture`).
+  let captureStepTimeout: Duration
 
   init(
     pasteboard: Pasteboard, selection: Selection, display: X11Display, byteBudget: Int, sources: ItemSources? = nil,
-    logger: Logger
+    captureStepTimeout: Duration = defaultCaptureStepTimeout, logger: Logger
   ) {
+    self.captureStepTimeout = captureStepTimeout
     self.sources = sources
     self.pasteboard = pasteboard
     self.selection = selection
@@ -133,8 +137,8 @@ final class SelectionBinding: Sendable {
     let task = Task {
       defer { pending.finish() }
       do {
-        let offer = try await display.offer(of: selection, stepTimeout: Self.captureStepTimeout)
-        let capture = await display.capture(offer, budget: byteBudget, stepTimeout: Self.captureStepTimeout)
+        let offer = try await display.offer(of: selection, stepTimeout: captureStepTimeout)
+        let capture = await display.capture(offer, budget: byteBudget, stepTimeout: captureStepTimeout)
         let application = sources == nil ? nil : await display.application(owning: owner)
         guard !Task.isCancelled else { return }
         record(capture, owner: owner, time: time, application: application)
@@ -208,9 +212,9 @@ final class SelectionBinding: Sendable {
   func saveForExitingOwner(targets: [String]?) async -> Bool {
     await capturing.withLock { $0 }?.value
     let owner = try? await display.owner(of: selection)
-    guard let offer = try? await display.offer(of: selection, stepTimeout: Self.captureStepTimeout) else { return false }
+    guard let offer = try? await display.offer(of: selection, stepTimeout: captureStepTimeout) else { return false }
     let wanted = targets.map(offer.targets(named:)) ?? offer.essentialTargets
-    let capture = await display.capture(offer, targets: wanted, budget: byteBudget, stepTimeout: Self.captureStepTimeout)
+    let capture = await display.capture(offer, targets: wanted, budget: byteBudget, stepTimeout: captureStepTimeout)
     guard !capture.captured.isEmpty else { return false }
     let item = capture.item
     if let owner { sources?.note(item, source: await display.application(owning: owner)) }

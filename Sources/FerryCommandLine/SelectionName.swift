@@ -1,3 +1,4 @@
+import NearMiss
 import X11Selections
 
 /// The X selection a pasteboard is published on.
@@ -31,29 +32,11 @@ public enum SelectionName {
     guard !standardPasteboards.contains(name) else { return }
     // Near misses of the long names only: `draw` or `fine` may well be meant as they are.
     let typed = ["general", "clipboard", "primary", "secondary"]
-    if let meant = typed.first(where: { $0 == lowered || editDistance(lowered, $0) <= 2 }) {
+    if let meant = typed.first(where: { $0 == lowered || NearMiss.distance(lowered, $0) <= 2 }) {
       throw CommandFailure(
         "'\(name)' is not a pasteboard; did you mean '\(meant)'? (a pasteboard of your own needs a name unlike the standard ones)",
         status: .usage)
     }
-  }
-
-  /// The number of single-letter insertions, deletions, substitutions and swaps of two
-  /// neighbours that turn `a` into `b`.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-    for i in 0...a.count { table[i][0] = i }
-    for j in 0...b.count { table[0][j] = j }
-    for i in 1...a.count {
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1) }
-      }
-    }
-    return table[a.count][b.count]
   }
 
   /// Whether `name` is a usable pasteboard name: letters, digits, `-`, `_` and `.`.

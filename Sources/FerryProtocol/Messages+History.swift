@@ -277,7 +277,7 @@ public struct HistoryPinRequest: BrokerRequest, Hashable {
 /// The history's part of the `status` answer: how much it holds, or why it is off.
 ///
 /// `{"bytes":48213,"database":"/home/ana/.local/share/ferry/history.sqlite","enabled":true,"entries":31,"pinned":2}`
-/// or `{"enabled":false,"problem":"--no-history or FERRY_HISTORY=off"}`
+/// or `{"enabled":false,"problem":"history.enabled is false"}`
 public struct HistoryStatusSummary: Codable, Sendable, Hashable {
   /// Whether the broker records a history.
   public var enabled: Bool

@@ -1,10 +1,11 @@
 import ArgumentParser
+import ClipboardHistory
 import FerryBroker
-import FerryProtocol
 import FerryCommandLine
+import FerryConfiguration
+import FerryProtocol
 import Foundation
 import Logging
-import ClipboardHistory
 
 extension Ferry {
   /// `ferry daemon`: the broker.
@@ -16,81 +17,99 @@ extension Ferry {
         With DISPLAY, the general pasteboard is CLIPBOARD and primary is PRIMARY, and what \
         applications copy survives their exit. Without it, the broker serves the socket only. \
         One broker runs per user and display: a second start says so and exits 0.
+
+        Settings come from ~/.config/ferry/config (see `ferry config`); an environment \
+        variable wins over the file and a flag over both. A wrong setting is one line naming \
+        the file, line and key, and the daemon does not start (status 2).
         """)
 
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+      "The configuration file ($FERRY_CONFIG, else $XDG_CONFIG_HOME/ferry/config).", valueName: "file"))
+    var configurationFile: String?
     @Flag(help: "Stop a running broker and take over.")
     var replace = false
-    @Flag(help: "Log every transfer.")
+    @Flag(help: "Log every transfer (--log-level debug).")
     var verbose = false
-    @Option(help: ArgumentHelp("The most a new CLIPBOARD owner's data is copied at once, in MiB.", valueName: "MiB"))
-    var captureLimit = 64
+    @Option(help: ArgumentHelp(.logLevel, valueName: "level"))
+    var logLevel: String?
+    @Option(help: ArgumentHelp(.captureLimit, valueName: "MiB"))
+    var captureLimit: String?
     @Option(help: ArgumentHelp("The display; $DISPLAY by default.", valueName: "name"))
     var display: String?
-    @Flag(inversion: .prefixedNo, help: "Keep a clipboard history (FERRY_HISTORY=on|off; default on).")
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(.historyEnabled))
     var history: Bool?
-    @Flag(help: "Record PRIMARY (selected text) in the history too (FERRY_HISTORY_PRIMARY=1).")
-    var historyPrimary = false
-    @Option(help: ArgumentHelp("The most entries the history keeps (FERRY_HISTORY_ENTRIES; default 1000).", valueName: "count"))
-    var historyEntries: Int?
-    @Option(help: ArgumentHelp("The most bytes the history keeps, in MiB (FERRY_HISTORY_MIB; default 1024).", valueName: "MiB"))
-    var historySize: Int?
-    @Option(help: ArgumentHelp("The largest copy recorded, in MiB (FERRY_HISTORY_ITEM_MIB; default 256).", valueName: "MiB"))
-    var historyItemSize: Int?
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(.historyPrimary))
+    var historyPrimary: Bool?
+    @Option(help: ArgumentHelp(.historyEntries, valueName: "count"))
+    var historyEntries: String?
+    @Option(help: ArgumentHelp(.historySize, valueName: "MiB"))
+    var historySize: String?
+    @Option(help: ArgumentHelp(.historyItemSize, valueName: "MiB"))
+    var historyItemSize: String?
+    @Option(help: ArgumentHelp(.historyIgnore, valueName: "name"))
+    var historyIgnore: [String] = []
+    @Option(help: ArgumentHelp(.captureTimeout, valueName: "seconds"))
+    var captureTimeout: String?
+    @Option(help: ArgumentHelp(.serveTimeout, valueName: "seconds"))
+    var serveTimeout: String?
 
     func run() throws { var copy = self; try copy.runBlocking() }
 
-    /// The history's settings: a flag wins over its environment variable, which wins over
-    /// the default. A bad value is a usage error naming the variable.
-    func historySettings(_ environment: [String: String]) throws -> HistorySettings {
-      func number(_ variable: String, flag: Int?, default value: Int) throws -> Int {
-        if let flag {
-          guard flag > 0 else { throw CommandFailure("--\(optionName(variable)) must be a positive number", status: .usage) }
-          return flag
+    /// The flags given, checked against their keys.
+    ///
+    /// - Throws: ``CommandFailure`` (usage) naming the flag and what it takes.
+    func flagValues() throws -> [ConfigurationKey: ConfigurationValue] {
+      var texts: [ConfigurationKey: String] = [:]
+      texts[.logLevel] = logLevel ?? (verbose ? "debug" : nil)
+      texts[.captureLimit] = captureLimit
+      texts[.historyEnabled] = history.map { "\($0)" }
+      texts[.historyPrimary] = historyPrimary.map { "\($0)" }
+      texts[.historyEntries] = historyEntries
+      texts[.historySize] = historySize
+      texts[.historyItemSize] = historyItemSize
+      texts[.historyIgnore] = historyIgnore.isEmpty ? nil : historyIgnore.joined(separator: ",")
+      texts[.captureTimeout] = captureTimeout
+      texts[.serveTimeout] = serveTimeout
+      var values: [ConfigurationKey: ConfigurationValue] = [:]
+      for (key, text) in texts {
+        guard let value = key.value(from: text) else {
+          throw CommandFailure("\(key.flag ?? key.name): '\(text)' is not \(key.expected)", status: .usage)
         }
-        guard let text = environment[variable], !text.isEmpty else { return value }
-        guard let parsed = Int(text), parsed > 0 else {
-          throw CommandFailure("\(variable)='\(text)' is not a positive whole number", status: .usage)
-        }
-        return parsed
+        values[key] = value
       }
-      func optionName(_ variable: String) -> String {
-        ["FERRY_HISTORY_ENTRIES": "history-entries", "FERRY_HISTORY_MIB": "history-size", "FERRY_HISTORY_ITEM_MIB": "history-item-size"][variable] ?? variable
+      return values
+    }
+
+    /// Everything the daemon is told: the file, the environment and the flags.
+    func effectiveConfiguration(_ environment: [String: String]) throws -> EffectiveConfiguration {
+      do {
+        return try EffectiveConfiguration.load(path: configurationFile, environment: environment, flags: try flagValues())
+      } catch let error as ConfigurationError {
+        throw CommandFailure(error.message, status: .usage)
       }
-      func switchValue(_ variable: String) throws -> Bool? {
-        guard let text = environment[variable]?.lowercased(), !text.isEmpty else { return nil }
-        switch text {
-        case "1", "on", "yes", "true": return true
-        case "0", "off", "no", "false": return false
-        default: throw CommandFailure("\(variable)='\(text)' is not on or off", status: .usage)
-        }
-      }
-      let limits = HistoryLimits(
-        maximumEntries: try number("FERRY_HISTORY_ENTRIES", flag: historyEntries, default: 1000),
-        maximumTotalBytes: Int64(try number("FERRY_HISTORY_MIB", flag: historySize, default: 1024)) << 20,
-        maximumItemBytes: Int64(try number("FERRY_HISTORY_ITEM_MIB", flag: historyItemSize, default: 256)) << 20)
-      return HistorySettings(
-        enabled: try history ?? switchValue("FERRY_HISTORY") ?? true,
-        recordsPrimary: try historyPrimary || (switchValue("FERRY_HISTORY_PRIMARY") ?? false),
-        limits: limits)
     }
 
     mutating func runBlocking() throws {
       // Before any thread starts: large blocks freed are given back (docs/PERFORMANCE.md).
       HeapRelease.configure()
-      let level: Logger.Level = verbose ? .debug : .info
+      var environment = ProcessInfo.processInfo.environment
+      if let display { environment["DISPLAY"] = display }
+      let settings = try effectiveConfiguration(environment)
+      let level = Logger.Level(rawValue: settings.word(.logLevel)) ?? .info
       LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)
         handler.logLevel = level
         return handler
       }
-      var environment = ProcessInfo.processInfo.environment
-      if let display { environment["DISPLAY"] = display }
-      let configuration = BrokerDaemon.Configuration(
+      var configuration = BrokerDaemon.Configuration(
         displayName: environment["DISPLAY"], socket: SocketPath.resolve(environment: environment),
-        captureLimit: captureLimit << 20, replace: replace, history: try historySettings(environment))
+        captureLimit: settings.number(.captureLimit) << 20, replace: replace, history: Self.history(settings))
+      configuration.captureStepTimeout = settings.duration(.captureTimeout)
+      configuration.servingStepTimeout = settings.duration(.serveTimeout)
+      if let path = settings.filePath { configuration.logger.debug("configuration read from \(path)") }
       let outcome = LockedBox<Result<BrokerDaemon.Outcome, any Error>?>(nil)
       let done = DispatchSemaphore(value: 0)
-      Task {
+      Task { [configuration] in
         do { outcome.set(.success(try await BrokerDaemon.run(configuration))) } catch { outcome.set(.failure(error)) }
         done.signal()
       }
@@ -105,6 +124,18 @@ extension Ferry {
       case .failure(let error):
         throw CommandFailure("\(error)", status: .io)
       }
+    }
+
+    /// The history's settings from the configuration.
+    static func history(_ settings: EffectiveConfiguration) -> HistorySettings {
+      HistorySettings(
+        enabled: settings.toggle(.historyEnabled),
+        recordsPrimary: settings.toggle(.historyPrimary),
+        limits: HistoryLimits(
+          maximumEntries: settings.number(.historyEntries),
+          maximumTotalBytes: Int64(settings.number(.historySize)) << 20,
+          maximumItemBytes: Int64(settings.number(.historyItemSize)) << 20),
+        ignoredSources: settings.names(.historyIgnore))
     }
   }
 }

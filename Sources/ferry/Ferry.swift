@@ -16,7 +16,7 @@ struct Ferry: ParsableCommand {
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
       StatusCommand.self, HistoryCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self,
-      DaemonCommand.self,
+      DaemonCommand.self, ConfigCommand.self,
       DragCommand.self,
       DropCommand.self,
     ])

@@ -81,11 +81,11 @@ import Testing
     let on = HistoryStatusSummary(enabled: true, entries: 31, pinned: 2, bytes: 48_213, database: "/h/history.sqlite")
     #expect(try Self.json(on)
       == #"{"bytes":48213,"database":"/h/history.sqlite","enabled":true,"entries":31,"pinned":2}"#)
-    let off = HistoryStatusSummary(enabled: false, problem: "--no-history or FERRY_HISTORY=off")
+    let off = HistoryStatusSummary(enabled: false, problem: "history.enabled is false")
     let status = StatusResponse(
       version: "1", pid: 7, uptime: 1, display: nil, x11Bridged: false, clipboardManager: false, socket: "/s",
       pasteboards: [], history: off)
-    #expect(try Self.json(status).contains(#""history":{"enabled":false,"problem":"--no-history or FERRY_HISTORY=off"}"#))
+    #expect(try Self.json(status).contains(#""history":{"enabled":false,"problem":"history.enabled is false"}"#))
     #expect(try Frame.json(.response, status).decodeJSON(StatusResponse.self) == status)
     let older = Frame(kind: .response, body: Array(#"{"version":"1","protocolVersion":1,"pid":7,"uptime":1,"display":null,"x11Bridged":false,"clipboardManager":false,"socket":"/s","pasteboards":[]}"#.utf8))
     #expect(try older.decodeJSON(StatusResponse.self).history == nil, "a broker that does not say")

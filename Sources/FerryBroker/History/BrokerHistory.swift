@@ -52,6 +52,10 @@ public final class BrokerHistory: Sendable {
   func record(_ item: PasteboardItem, from board: Pasteboard, changeCount: Int) async {
     let source = sources.take(item)
     if item.options.contains(.concealed) || item.options.contains(.transient) { return }
+    if settings.ignores(source) {
+      logger.debug("not recorded: \(source ?? "") is in history.ignore")
+      return
+    }
     // What is at hand: stored bytes and files. A lazy representation (the part of an X
     // owner's offer past the capture budget, or PRIMARY's data) would mean asking the owner
     // again; only text is fetched that way, and only for PRIMARY, whose budget is zero.

@@ -10,12 +10,25 @@ public struct HistorySettings: Sendable, Equatable {
   public var recordsPrimary: Bool
   /// The store's limits: entries, total bytes, bytes per item.
   public var limits: HistoryLimits
+  /// Sources whose copies are never recorded (an application's `WM_CLASS`, a client's name),
+  /// compared without case.
+  public var ignoredSources: [String]
 
   /// Creates settings; the defaults keep `general` only, within ``HistoryLimits``' defaults.
-  public init(enabled: Bool = true, recordsPrimary: Bool = false, limits: HistoryLimits = HistoryLimits()) {
+  public init(
+    enabled: Bool = true, recordsPrimary: Bool = false, limits: HistoryLimits = HistoryLimits(),
+    ignoredSources: [String] = []
+  ) {
     self.enabled = enabled
     self.recordsPrimary = recordsPrimary
     self.limits = limits
+    self.ignoredSources = ignoredSources
+  }
+
+  /// Whether copies from `source` are left out of the history.
+  func ignores(_ source: String?) -> Bool {
+    guard let source else { return false }
+    return ignoredSources.contains { $0.caseInsensitiveCompare(source) == .orderedSame }
   }
 
   /// The pasteboards recorded.

@@ -18,9 +18,13 @@ import UniformTypeIdentifiers
 /// transfer is a state machine keyed by requestor and property; a requestor that stops
 /// deleting the property loses its transfer after ``stepTimeout``.
 final class SelectionOwnerService {
-  /// How long a requestor may take to delete an INCR chunk before its transfer is dropped.
-  /// Qt waits 5 s per step; the same bound here keeps a dead requestor from holding memory.
-  static let stepTimeout: Duration = .seconds(5)
+  /// How long a requestor may take to delete an INCR chunk before its transfer is dropped,
+  /// unless told otherwise (``X11Display/setServingStepTimeout(_:)``). Qt waits 5 s per step;
+  /// the same bound here keeps a dead requestor from holding memory.
+  static let defaultStepTimeout: Duration = .seconds(5)
+
+  /// How long a requestor may take to delete an INCR chunk.
+  var stepTimeout = defaultStepTimeout
 
   struct Ownership {
     var item: PasteboardItem
@@ -288,7 +292,7 @@ final class SelectionOwnerService {
 
   private func armTimer(for key: TransferKey, _ transfer: Transfer) {
     session.cancelTimer(transfer.timer)
-    transfer.timer = session.schedule(after: Self.stepTimeout) { session in
+    transfer.timer = session.schedule(after: stepTimeout) { session in
       // The requestor stopped deleting the property: only its transfer ends.
       session.owner.transfers[key]?.send.abandon()
       session.owner.finish(key)

@@ -215,12 +215,12 @@ import Testing
     for command in commands + [["--format", "menu"]] {
       let run = try await fixture.run(["ferry", "history"] + command)
       #expect(run.status == 1, "\(command): \(run.status)")
-      #expect(run.stderrText == "ferry: the clipboard history is off: --no-history or FERRY_HISTORY=off\n", "\(command)")
+      #expect(run.stderrText == "ferry: the clipboard history is off: history.enabled is false\n", "\(command)")
     }
     let status = try await fixture.run(["ferry", "status"])
-    #expect(status.stdoutText.contains("history: off: --no-history or FERRY_HISTORY=off\n"))
+    #expect(status.stdoutText.contains("history: off: history.enabled is false\n"))
     let json = try await fixture.run(["ferry", "status", "--json"])
-    #expect(json.stdoutText.contains(#""history":{"enabled":false,"problem":"--no-history or FERRY_HISTORY=off"}"#))
+    #expect(json.stdoutText.contains(#""history":{"enabled":false,"problem":"history.enabled is false"}"#))
     let data = fixture.runtime.appendingPathComponent(".local/share/ferry/history.sqlite").path
     #expect(!FileManager.default.fileExists(atPath: data), "no database is made")
     try await fixture.stop()

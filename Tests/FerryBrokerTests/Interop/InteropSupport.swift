@@ -43,8 +43,24 @@ final class BrokerFixture: @unchecked Sendable {
     if start { try await startDaemon() }
   }
 
+  /// The fixture's own runtime, home, data and configuration directories, whatever the
+  /// test run's environment says.
   var environment: [String: String] {
-    ["XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path]
+    [
+      "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path,
+      "XDG_DATA_HOME": runtime.appendingPathComponent(".local/share").path,
+      "XDG_CONFIG_HOME": runtime.appendingPathComponent(".config").path, "FERRY_CONFIG": "",
+    ]
+  }
+
+  /// Writes the broker's configuration file (`~/.config/ferry/config` of the fixture's home).
+  @discardableResult
+  func writeConfiguration(_ text: String) throws -> String {
+    let directory = runtime.appendingPathComponent(".config/ferry")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let file = directory.appendingPathComponent("config")
+    try Data(text.utf8).write(to: file)
+    return file.path
   }
 
   /// Starts `ferry daemon --verbose` with `arguments`, run by `wrapper` when one is given

@@ -43,7 +43,7 @@ extension ClipboardInteropTests {
       let stopped = ContinuousClock.now
       _ = await staller.stopped()
       #expect(await Deadline.wait(for: .seconds(4)) { (try? await Self.transferCount(display)) == 0 })
-      #expect(ContinuousClock.now - stopped < SelectionOwnerService.stepTimeout)
+      #expect(ContinuousClock.now - stopped < SelectionOwnerService.defaultStepTimeout)
     }
   }
 }

@@ -104,11 +104,15 @@ import UniformTypeIdentifiers
 
   /// A requestor that reads the first chunk and never deletes it: a second requestor completes
   /// meanwhile, and the owner drops the stalled transfer when its clock reaches the step
-  /// timeout (a manual clock: no five real seconds of waiting).
-  @Test func aStalledRequestorIsDroppedAfterTheStepTimeout() async throws {
+  /// timeout (a manual clock: no five real seconds of waiting) — 5 s, or what the broker was
+  /// told (`timeouts.serve`).
+  @Test(arguments: [nil, .seconds(1)] as [Duration?])
+  func aStalledRequestorIsDroppedAfterTheStepTimeout(configured: Duration?) async throws {
     let clock = ManualClock()
     let (xvfb, display) = try await openDisplay(clock: clock)
     defer { display.close() }
+    if let configured { await display.setServingStepTimeout(configured) }
+    let stepTimeout = configured ?? SelectionOwnerService.defaultStepTimeout
     let scratch = try ScratchDirectory("stall")
     let limit = try await display.maximumRequestBytes
     let payload = scratch.file("payload")
@@ -126,7 +130,7 @@ import UniformTypeIdentifiers
     #expect(reply.wasIncremental && reply.byteCount == fileSize(payload), "\(reply)")
     #expect(try await filesAreEqual(payload, received))
 
-    clock.advance(by: SelectionOwnerService.stepTimeout - .milliseconds(100))
+    clock.advance(by: stepTimeout - .milliseconds(100))
     try await display.settleTimers()
     #expect(try await Self.transferCount(display) == 1, "not before the step timeout")
     clock.advance(by: .milliseconds(200))
