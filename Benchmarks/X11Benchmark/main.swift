@@ -15,7 +15,7 @@ let payload = directory.appendingPathComponent("payload.bin")
 do {
   var generator = SystemRandomNumberGenerator()
   var bytes = [UInt8](repeating: 0, count: 1 << 20)
-  FileManager.default.createFile(atPath: payload.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: payload.path, contents: nil)
   let handle = try FileHandle(forWritingTo: payload)
   for _ in 0..<(size >> 20) {
     for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &generator) }

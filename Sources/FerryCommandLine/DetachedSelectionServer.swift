@@ -75,7 +75,7 @@ public enum DetachedSelectionServer {
   private static func executablePath() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    return count > 0 ? String(cString: buffer) : CommandLine.arguments[0]
+    return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
   }
 
   /// The child's side: reads the bytes from standard input, owns the selection, reports

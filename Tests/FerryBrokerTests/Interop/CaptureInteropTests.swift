@@ -82,7 +82,7 @@ import Testing
   }
 
   private func waitForEvents(_ watch: PeerProcess, count: Int) async -> Bool {
-    await Deadline.wait(for: .seconds(15)) { self.events(watch).count >= count }
+    await Deadline.wait(for: .seconds(15)) { () async -> Bool in self.events(watch).count >= count }
   }
 
   /// Issue 18: with `ferry watch` running, pbcopy, an xclip CLIPBOARD copy, then an xclip

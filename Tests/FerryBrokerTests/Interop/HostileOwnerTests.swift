@@ -82,7 +82,7 @@ import Testing
       (try? await run.fixture.run(["pbpaste"]).stdoutText) == text
     }
     #expect(mirrored, "the second owner's copy is pasteable")
-    let askedForBogus = await Deadline.wait(for: .seconds(2)) { next.outputSoFar.contains("FERRY_BOGUS_TARGET_16") }
+    let askedForBogus = await Deadline.wait(for: .seconds(2)) { () async -> Bool in next.outputSoFar.contains("FERRY_BOGUS_TARGET_16") }
     let asked = next.outputSoFar.components(separatedBy: "FERRY_BOGUS_TARGET_").count - 1
     #expect(!askedForBogus, "the first owner's capture went on asking the second owner for \(asked) of its targets")
     _ = try await offPool { next.kill() }
@@ -233,7 +233,7 @@ private struct HostileRun {
     try await expectRoundTrip(fixture, pasteboard: pasteboard, text: "round trip after the hostile owner")
 
     var after = DaemonResources(fixture)
-    let settled = await Deadline.wait(for: .seconds(10)) {
+    let settled = await Deadline.wait(for: .seconds(10)) { () async -> Bool in
       after = DaemonResources(fixture)
       return after.map { before.admits($0) } ?? false
     }

@@ -53,7 +53,7 @@ import Testing
   /// figure read.
   private func waitForResidentMemory(of pid: Int32, atMost limit: Double, within deadline: Duration = .seconds(20)) async -> Double {
     var last = 0.0
-    _ = await Deadline.wait(for: deadline) {
+    _ = await Deadline.wait(for: deadline) { () async -> Bool in
       last = residentMebibytes(of: pid)
       return last <= limit
     }

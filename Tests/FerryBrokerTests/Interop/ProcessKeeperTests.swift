@@ -43,7 +43,7 @@ import Testing
       #expect(commands.contains(expected), "the probe runs \(expected): \(commands)")
     }
     _ = kill(probe.pid, signal)
-    let gone = await Deadline.wait(for: .seconds(15)) { processes(marked: mark).isEmpty }
+    let gone = await Deadline.wait(for: .seconds(15)) { () async -> Bool in processes(marked: mark).isEmpty }
     let left = processes(marked: mark)
     for pid in left.keys { kill(pid, SIGKILL) }
     #expect(gone, "left running after the probe got signal \(signal): \(left.values.sorted())")
