@@ -38,6 +38,7 @@ do {
   let count = try client.write(representations)
   print("copied \(profile.name) as \(representations.map(\.type).joined(separator: ", ")) (change \(count))")
 } catch {
+  // One line, and 3 when no broker runs, as `ferry` says it (README.md, "Exit status").
   FileHandle.standardError.write(Data("ProfileCopy: \(error)\n".utf8))
-  exit(error.exitCode)
+  exit(error.code == .noBroker ? 3 : 6)
 }

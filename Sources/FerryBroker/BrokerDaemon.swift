@@ -239,12 +239,15 @@ public enum BrokerDaemonError: Error, CustomStringConvertible, Sendable {
   case display(String)
   /// The instance lock could not be taken.
   case lock(String)
+  /// `--replace`: the running broker did not stop when asked.
+  case previousBrokerStayed(String)
 
   /// One line naming the problem.
   public var description: String {
     switch self {
     case .display(let reason): reason
     case .lock(let reason): reason
+    case .previousBrokerStayed(let reason): reason
     }
   }
 }

@@ -66,7 +66,7 @@ final class InstanceLock {
       }
       usleep(20_000)
     }
-    throw BrokerDaemonError.lock("the broker with pid \(pid) did not stop within 10 s")
+    throw BrokerDaemonError.previousBrokerStayed("the broker with pid \(pid) did not stop within 10 s")
   }
 
   func release() {

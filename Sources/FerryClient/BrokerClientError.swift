@@ -1,15 +1,14 @@
 import FerryProtocol
 
 /// Why a call to the broker failed: an ERROR frame from the broker, or a failure on this
-/// side (no broker, a timeout, a connection lost), with the exit status a command-line tool
-/// should end with.
+/// side (no broker, a timeout, a connection lost). The command-line tools pick their exit
+/// status from the code (`ExitStatus.init(_:)` in `FerryCommandLine`).
 ///
 /// ```swift
 /// do {
 ///   _ = try client.read(types: ["public.png"], into: STDOUT_FILENO)
-/// } catch {
+/// } catch where error.code == .notAvailable {
 ///   fputs("pbpaste: \(error)\n", stderr)
-///   exit(error.exitCode)
 /// }
 /// ```
 public struct BrokerClientError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -26,28 +25,6 @@ public struct BrokerClientError: Error, Hashable, Sendable, CustomStringConverti
 
   /// The message.
   public var description: String { message }
-
-  /// The exit status for a command-line tool:
-  ///
-  /// | status | codes |
-  /// |---|---|
-  /// | 1 | `empty`, `notAvailable`, `notFound`, `historyOff`: nothing to paste, not in that type, no such history entry, no history |
-  /// | 2 | `badRequest`, `unknownType`, `invalidDeclaration`, `unsupportedVersion`, `frameTooLarge`: a usage error |
-  /// | 3 | `noBroker`: no broker answers at the socket |
-  /// | 4 | `timeout` |
-  /// | 5 | `forbidden`, `unsafeSocket`: another user's broker, socket or directory |
-  /// | 6 | anything else: the broker failed, the connection was lost, an I/O error |
-  public var exitCode: Int32 {
-    switch code {
-    case .empty, .notAvailable, .notFound, .historyOff: return 1
-    case .badRequest, .unknownType, .invalidDeclaration, .unsupportedVersion, .frameTooLarge:
-      return 2
-    case .noBroker: return 3
-    case .timeout: return 4
-    case .forbidden, .unsafeSocket: return 5
-    default: return 6
-    }
-  }
 }
 
 extension BrokerErrorCode {

@@ -68,6 +68,6 @@ enum BrokerConnector {
   }
 
   static func failure(_ error: BrokerClientError) -> CommandFailure {
-    CommandFailure(error.message, status: ExitStatus(rawValue: error.exitCode) ?? .io)
+    CommandFailure(error)
   }
 }

@@ -97,7 +97,7 @@ public enum Paster {
       // refused by most terminals, as it would let any program read the clipboard.
       throw CommandFailure(
         "no display and no broker; pbpaste does not ask the terminal for its clipboard (most terminals refuse OSC 52 reads)",
-        status: .nothingAvailable)
+        status: .noDisplayNoBroker)
     }
     return try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
   }

@@ -11,7 +11,7 @@ func requireBroker(_ command: String) throws -> BrokerClient {
   } catch let error where error.code == .noBroker {
     throw CommandFailure("no broker is running (start one with `ferry daemon`)", status: .noDisplayNoBroker)
   } catch {
-    throw CommandFailure(error.message, status: ExitStatus(rawValue: error.exitCode) ?? .io)
+    throw CommandFailure(error)
   }
 }
 
@@ -20,7 +20,7 @@ func brokerCall<T>(_ body: () throws -> T) throws -> T {
   do {
     return try body()
   } catch let error as BrokerClientError {
-    throw CommandFailure(error.message, status: ExitStatus(rawValue: error.exitCode) ?? .io)
+    throw CommandFailure(error)
   }
 }
 

@@ -16,7 +16,8 @@ extension Ferry {
       discussion: """
         With DISPLAY, the general pasteboard is CLIPBOARD and primary is PRIMARY, and what \
         applications copy survives their exit. Without it, the broker serves the socket only. \
-        One broker runs per user and display: a second start says so and exits 0.
+        One broker runs per user and display: a second start says so and exits 0; --replace \
+        stops the running one and takes over.
 
         Settings come from ~/.config/ferry/config (see `ferry config`); an environment \
         variable wins over the file and a flag over both. A wrong setting is one line naming \
@@ -120,7 +121,11 @@ extension Ferry {
       case .success(.stopped), nil:
         break
       case .failure(let error as BrokerDaemonError):
-        throw CommandFailure("\(error)", status: .noDisplayNoBroker)
+        switch error {
+        case .display: throw CommandFailure("\(error)", status: .noDisplayNoBroker)
+        case .lock: throw CommandFailure("\(error)", status: .io)
+        case .previousBrokerStayed: throw CommandFailure("\(error)", status: .timeout)
+        }
       case .failure(let error):
         throw CommandFailure("\(error)", status: .io)
       }

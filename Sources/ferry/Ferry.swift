@@ -8,11 +8,7 @@ struct Ferry: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ferry",
     abstract: "Typed clipboard and drag-and-drop transfers for X11.",
-    discussion: """
-      Exit status: 0 done, 1 nothing to paste, type not available or no such history entry, 2 usage, \
-      3 no display and no broker, 4 timeout, 5 input not valid for the type, 6 file error \
-      (or an input that goes on past 1 GiB).
-      """,
+    discussion: ExitStatus.helpText,
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
       StatusCommand.self, HistoryCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self,

@@ -23,10 +23,7 @@ struct PBCopy: ParsableCommand {
       sequence (inside tmux and screen too); FERRY_OSC52=never turns that off, =always makes it \
       the only way, and --osc52 asks for it once.
 
-      Exit status: 0 copied, 1 empty input, 2 usage (unknown type or pasteboard), \
-      3 no display and no broker, 4 timeout, 5 input not valid for the type (or not text, or too \
-      long, for OSC 52), 6 unreadable file \
-      or an input that goes on past 1 GiB (a pipe, FIFO or device; /dev/zero, say).
+      \(ExitStatus.helpText)
       """)
 
   @Option(

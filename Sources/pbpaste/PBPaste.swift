@@ -18,8 +18,7 @@ struct PBPaste: ParsableCommand {
       Plain text by default; --type asks for any type, converted when the copy holds another \
       one. Works with a running `ferry daemon` and, without one, straight from the X selection.
 
-      Exit status: 0 pasted, 1 nothing to paste or type not available, 2 usage, \
-      3 no display and no broker, 4 timeout.
+      \(ExitStatus.helpText)
       """)
 
   /// The types `-Prefer` puts first.

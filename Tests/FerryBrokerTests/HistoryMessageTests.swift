@@ -1,4 +1,5 @@
 import FerryClient
+import FerryCommandLine
 import FerryProtocol
 import Foundation
 import Testing
@@ -93,6 +94,6 @@ import Testing
 
   @Test(arguments: [(BrokerErrorCode.notFound, Int32(1)), (.historyOff, 1)])
   func historyRefusalsExitWithNothingAvailable(code: BrokerErrorCode, status: Int32) {
-    #expect(BrokerClientError(code: code, message: "").exitCode == status)
+    #expect(ExitStatus(BrokerClientError(code: code, message: "")).rawValue == status)
   }
 }

@@ -1,5 +1,6 @@
 import FerryBroker
 import FerryClient
+import FerryCommandLine
 import FerryProtocol
 import Foundation
 import Testing
@@ -50,16 +51,16 @@ import Testing
     let frame = Frame(kind: .error, body: Array(#"{"code":"quotaExceeded","message":"m"}"#.utf8))
     let body = try frame.decodeJSON(ErrorBody.self)
     #expect(body.code == BrokerErrorCode(rawValue: "quotaExceeded"))
-    #expect(BrokerClientError(code: body.code, message: body.message).exitCode == 6)
+    #expect(ExitStatus(BrokerClientError(code: body.code, message: body.message)) == .io)
   }
 
   @Test(arguments: [
-    (BrokerErrorCode.empty, Int32(1)), (.notAvailable, 1), (.badRequest, 2), (.unknownType, 2),
-    (.unsupportedVersion, 2), (.frameTooLarge, 2), (.invalidDeclaration, 2), (.noBroker, 3),
-    (.timeout, 4), (.forbidden, 5), (.unsafeSocket, 5), (.providerFailed, 6), (.internal, 6),
+    (BrokerErrorCode.empty, Int32(1)), (.notAvailable, 1), (.notFound, 1), (.historyOff, 1), (.badRequest, 2),
+    (.unknownType, 2), (.frameTooLarge, 2), (.noBroker, 3), (.timeout, 4), (.invalidDeclaration, 5),
+    (.unsupportedVersion, 6), (.forbidden, 6), (.unsafeSocket, 6), (.busy, 6), (.providerFailed, 6), (.internal, 6),
     (.connectionLost, 6), (.io, 6),
   ])
   func everyCodeMapsToItsExitStatus(code: BrokerErrorCode, status: Int32) {
-    #expect(BrokerClientError(code: code, message: "").exitCode == status)
+    #expect(ExitStatus(BrokerClientError(code: code, message: "")).rawValue == status)
   }
 }

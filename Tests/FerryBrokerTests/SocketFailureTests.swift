@@ -1,5 +1,6 @@
 import FerryBroker
 import FerryClient
+import FerryCommandLine
 import FerryProtocol
 import FerryTestSupport
 import Foundation
@@ -162,7 +163,7 @@ import UniformTypeIdentifiers
         } catch { return error as? BrokerClientError }
       }
       #expect(error?.code == .forbidden)
-      #expect(error?.exitCode == 5)
+      #expect(error.map(ExitStatus.init) == .io, "another user's broker or socket is an I/O failure, not bad input")
       #expect(error?.message.contains("uid \(getuid())") == true, "\(String(describing: error))")
     }
   }
@@ -177,7 +178,7 @@ import UniformTypeIdentifiers
         } catch { return error as? BrokerClientError }
       }
       #expect(error?.code == .forbidden)
-      #expect(error?.exitCode == 5)
+      #expect(error.map(ExitStatus.init) == .io, "another user's broker or socket is an I/O failure, not bad input")
     }
   }
 
@@ -213,7 +214,7 @@ import UniformTypeIdentifiers
       } catch { return error as? BrokerClientError }
     }
     #expect(error?.code == .timeout)
-    #expect(error?.exitCode == 4)
+    #expect(error.map(ExitStatus.init) == .timeout)
     #expect(error?.message == "no answer from the broker for 0.3 s", "\(String(describing: error))")
   }
 }

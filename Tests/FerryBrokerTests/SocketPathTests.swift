@@ -1,5 +1,6 @@
 import FerryBroker
 import FerryClient
+import FerryCommandLine
 import FerryProtocol
 import Foundation
 import Pasteboard
@@ -120,7 +121,7 @@ import Testing
       } catch { return error as? BrokerClientError }
     }
     #expect(error?.code == .unsafeSocket)
-    #expect(error?.exitCode == 5)
+    #expect(error.map(ExitStatus.init) == .io, "another user's broker or socket is an I/O failure, not bad input")
     #expect(error?.message.contains("mode 777") == true, "\(String(describing: error))")
   }
 
@@ -139,7 +140,7 @@ import Testing
         } catch { return error as? BrokerClientError }
       }
       #expect(error?.code == .noBroker, "\(String(describing: error))")
-      #expect(error?.exitCode == 3)
+      #expect(error.map(ExitStatus.init) == .noDisplayNoBroker)
     }
   }
 

@@ -1,5 +1,6 @@
 import FerryBroker
 import FerryClient
+import FerryCommandLine
 import FerryProtocol
 import FerryTestSupport
 import Foundation
@@ -169,7 +170,7 @@ import UniformTypeIdentifiers
       #expect(state.types.isEmpty)
       #expect(state.changeCount == cleared)
       #expect(error?.code == .empty)
-      #expect(error?.exitCode == 1)
+      #expect(error.map(ExitStatus.init) == .nothingAvailable)
       #expect(error?.message == "the general pasteboard is empty")
     }
   }
@@ -183,7 +184,7 @@ import UniformTypeIdentifiers
         return nil
       }
       #expect(error?.code == .notAvailable)
-      #expect(error?.exitCode == 1)
+      #expect(error.map(ExitStatus.init) == .nothingAvailable)
       #expect(error?.message.hasPrefix("none of public.png, public.jpeg is available (the item offers public.utf8-plain-text") == true, "\(String(describing: error))")
     }
   }
@@ -204,7 +205,7 @@ import UniformTypeIdentifiers
         return (writeError, readError, try client.types())
       }
       #expect(writeError?.code == .unknownType)
-      #expect(writeError?.exitCode == 2)
+      #expect(writeError.map(ExitStatus.init) == .usage)
       #expect(writeError?.message.contains("nobody_never.declared!") == true)
       #expect(readError?.code == .unknownType)
       #expect(state.changeCount == 0, "nothing was written")

@@ -86,11 +86,14 @@ final class BrokerFixture: @unchecked Sendable {
     return try await offPool { daemon.kill().stderrText }
   }
 
-  /// Runs a tool (`pbcopy`, `pbpaste`, `ferry`) or a peer program to completion.
-  func run(_ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(20)) async throws -> PeerProcess.Result {
+  /// Runs a tool (`pbcopy`, `pbpaste`, `ferry`) or a peer program to completion, with
+  /// `extra` added to the fixture's environment.
+  func run(
+    _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(20), environment extra: [String: String] = [:]
+  ) async throws -> PeerProcess.Result {
     var command = arguments
     if ["pbcopy", "pbpaste", "ferry"].contains(command[0]) { command[0] = try Tools.path(command[0]) }
-    let (resolved, environment, display) = (command, environment, display)
+    let (resolved, environment, display) = (command, environment.merging(extra) { $1 }, display)
     return try await offPool {
       try PeerProcess.run(resolved, display: display, input: input, timeout: timeout, environment: environment)
     }

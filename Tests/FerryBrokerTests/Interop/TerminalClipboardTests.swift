@@ -53,7 +53,7 @@ import Testing
     #expect(String(decoding: png, as: UTF8.self).contains("status=5"))
     let paste = try await Self.onTerminal(fixture, "pbpaste; echo \"status=$?\"")
     let pasteText = String(decoding: paste, as: UTF8.self)
-    #expect(pasteText.contains("status=1") && pasteText.contains("OSC 52"), "\(pasteText)")
+    #expect(pasteText.contains("status=3") && pasteText.contains("OSC 52"), "\(pasteText)")
   }
 
   /// Inside tmux with `set-clipboard on`, the copy becomes tmux's buffer.
