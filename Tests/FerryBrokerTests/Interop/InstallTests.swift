@@ -40,6 +40,36 @@ import Testing
     return try await fixture.run(["bash", "-c", command]).stdoutText.split(separator: "\n").map(String.init)
   }
 
+  /// What `systemctl --user start ferry` does, done by hand (no user manager runs here):
+  /// the unit's `ExecStart` with `NOTIFY_SOCKET` set, on a private display, until `READY=1`;
+  /// then the installed `pbcopy` copies and `xclip` and the installed `pbpaste` paste it, and
+  /// `man pbpaste` shows the installed page. The autostart file starts the same command.
+  static func theInstalledServiceServes(unit: String, autostart: String, prefix: URL, fixture: BrokerFixture) async throws {
+    let execStart = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }?.dropFirst("ExecStart=".count))
+    let exec = try #require(autostart.split(separator: "\n").first { $0.hasPrefix("Exec=") }?.dropFirst("Exec=".count))
+    #expect(execStart == exec, "the unit and the autostart file start the same command")
+    let xvfb = try await XvfbServer.dedicated("installed")
+    // The history is the user's data, which uninstall leaves: kept apart from the prefix here.
+    let environment = fixture.environment.merging(["XDG_DATA_HOME": fixture.runtime.appendingPathComponent("data").path]) { $1 }
+    let (listener, notify) = try await ServiceTests.notificationListener(fixture)
+    defer { _ = listener.kill() }
+    let daemon = try PeerProcess(
+      execStart.split(separator: " ").map(String.init), display: xvfb.name,
+      environment: environment.merging(["NOTIFY_SOCKET": notify]) { $1 })
+    defer { _ = daemon.kill() }
+    #expect(await waitForOutput(listener, "READY=1"), "\(listener.outputSoFar) \(daemon.errorSoFar)")
+    let bin = prefix.appendingPathComponent("bin")
+    func installed(_ arguments: [String], input: Data? = nil) async throws -> PeerProcess.Result {
+      let display = xvfb.name
+      return try await offPool { try PeerProcess.run(arguments, display: display, input: input, environment: environment) }
+    }
+    #expect(try await installed([bin.appendingPathComponent("pbcopy").path], input: Data("installed".utf8)).status == 0)
+    #expect(try await installed(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "installed")
+    #expect(try await installed([bin.appendingPathComponent("pbpaste").path]).stdoutText == "installed")
+    let page = try await installed(["man", "--manpath", prefix.appendingPathComponent("share/man").path, "-P", "cat", "pbpaste"])
+    #expect(page.status == 0 && page.stdoutText.contains("pbpaste"), "man pbpaste: \(page.stderrText)")
+  }
+
   @Test func installPutsEverythingInPlaceAndUninstallRemovesExactlyThat() async throws {
     let fixture = try await BrokerFixture(display: nil, start: false)
     let home = fixture.runtime
@@ -97,6 +127,8 @@ import Testing
     #expect(unit.contains("ExecStart=\(prefix.path)/bin/ferry daemon\n"), "\(unit)")
     let autostart = try String(contentsOf: home.appendingPathComponent(".config/autostart/ferry.desktop"), encoding: .utf8)
     #expect(autostart.contains("Exec=\(prefix.path)/bin/ferry daemon\n"))
+
+    try await Self.theInstalledServiceServes(unit: unit, autostart: autostart, prefix: prefix, fixture: fixture)
 
     let manifest = try String(contentsOf: prefix.appendingPathComponent("share/ferry/install-manifest"), encoding: .utf8)
       .split(separator: "\n").map(String.init)

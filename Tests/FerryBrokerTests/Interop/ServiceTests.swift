@@ -8,6 +8,25 @@ import Testing
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
+  /// A datagram socket standing in for systemd's notification socket: the listener prints
+  /// `listening`, then the first message it receives on one line.
+  static func notificationListener(_ fixture: BrokerFixture) async throws -> (listener: PeerProcess, path: String) {
+    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+    let notify = fixture.runtime.appendingPathComponent("notify-\(UUID().uuidString.prefix(6)).sock").path
+    let listener = try fixture.start([
+      python, "-c",
+      """
+      import socket, sys
+      s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
+      print('listening', flush=True)
+      print(s.recv(4096).decode().replace('\\n', ' '), flush=True)
+      """,
+      notify,
+    ])
+    #expect(await waitForOutput(listener, "listening"))
+    return (listener, notify)
+  }
+
   /// `systemd-analyze verify` accepts the unit with the built `ferry` in place of `@BINDIR@`,
   /// without a single warning (an unknown key is only a warning to it).
   @Test func theUserUnitVerifies() async throws {
@@ -29,21 +48,9 @@ import Testing
   /// With `NOTIFY_SOCKET` set (as systemd sets it for `Type=notify`), the daemon sends
   /// `READY=1` once its socket accepts connections: a client right after it is served.
   @Test func theDaemonSaysReadyOnceItsSocketAcceptsConnections() async throws {
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
     let fixture = try await BrokerFixture(display: nil, start: false)
-    let notify = fixture.runtime.appendingPathComponent("notify.sock").path
-    let listener = try fixture.start([
-      python, "-c",
-      """
-      import socket, sys
-      s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
-      print('listening', flush=True)
-      print(s.recv(4096).decode().replace('\\n', ' '), flush=True)
-      """,
-      notify,
-    ])
+    let (listener, notify) = try await Self.notificationListener(fixture)
     defer { _ = listener.kill() }
-    #expect(await waitForOutput(listener, "listening"))
     let daemon = try PeerProcess(
       [try Tools.path("ferry"), "daemon"], display: nil,
       environment: fixture.environment.merging(["NOTIFY_SOCKET": notify]) { $1 })
