@@ -48,7 +48,9 @@ struct ConverterDeclarationFile {
   ///   - path: The file.
   ///   - commandDirectory: What a relative command path is relative to; the file's own
   ///     directory when `nil`.
-  init(path: String, commandDirectory: String? = nil) throws(PasteboardError) {
+  ///   - requiringConversions: Whether a file without `FerryConversions` is an error; when
+  ///     not, it is a file of type declarations with no conversions (a directory's).
+  init(path: String, commandDirectory: String? = nil, requiringConversions: Bool = true) throws(PasteboardError) {
     func invalid(_ reason: String) -> PasteboardError {
       .invalidConverterDeclaration(path: path, reason: reason)
     }
@@ -70,7 +72,7 @@ struct ConverterDeclarationFile {
     guard let dictionary = root as? [String: Any] else {
       throw invalid("the top level is not a dictionary")
     }
-    guard let conversions = dictionary[Self.conversionsKey] else {
+    guard let conversions = dictionary[Self.conversionsKey] ?? (requiringConversions ? nil : [Any]()) else {
       throw invalid(
         "no \(Self.conversionsKey) array (a file of type declarations alone is loaded with "
           + "UTType.loadDeclarations(from:))")

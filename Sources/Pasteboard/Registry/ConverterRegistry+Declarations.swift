@@ -23,8 +23,13 @@ extension ConverterRegistry {
   /// //   cannot find the program 'render-profile' in PATH
   /// ```
   ///
+  /// A directory registers every `.json` and `.plist` file in it, in the byte order of their
+  /// names (`10-base.json` before `20-extra.json`), so a later file's conversions come after
+  /// an earlier one's and can use its types; a file there without `FerryConversions` only
+  /// declares types, and a file that cannot be read or parsed is reported and skipped.
+  ///
   /// - Parameters:
-  ///   - path: The declaration file.
+  ///   - path: The declaration file, or a directory of them.
   ///   - allowingExampleNamespace: Accept `com.example` type identifiers, for examples and
   ///     tests.
   ///   - commandDirectory: What a command path such as `./render.sh` is relative to: the
@@ -40,7 +45,40 @@ extension ConverterRegistry {
   public func registerDeclarations(
     from path: String, allowingExampleNamespace: Bool = false, commandDirectory: String? = nil
   ) throws -> [UTType.DeclarationDiagnostic] {
-    let file = try ConverterDeclarationFile(path: path, commandDirectory: commandDirectory)
+    if let names = Self.declarationFiles(inDirectory: path) {
+      var diagnostics: [UTType.DeclarationDiagnostic] = []
+      for name in names {
+        let file = path + "/" + name
+        do {
+          diagnostics += try register(
+            file, allowingExampleNamespace: allowingExampleNamespace, commandDirectory: commandDirectory,
+            requiringConversions: false)
+        } catch {
+          diagnostics.append(UTType.DeclarationDiagnostic(file: file, entry: nil, problem: .malformed("\(error)")))
+        }
+      }
+      return diagnostics
+    }
+    return try register(
+      path, allowingExampleNamespace: allowingExampleNamespace, commandDirectory: commandDirectory,
+      requiringConversions: true)
+  }
+
+  /// The `.json` and `.plist` files of `path` in byte order of their names, or `nil` when
+  /// `path` is not a directory.
+  static func declarationFiles(inDirectory path: String) -> [String]? {
+    // Listing fails for anything but a directory (or a link to one).
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+    return names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".plist") }
+      .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+  }
+
+  /// Registers one declaration file (see ``registerDeclarations(from:allowingExampleNamespace:commandDirectory:)``).
+  private func register(
+    _ path: String, allowingExampleNamespace: Bool, commandDirectory: String?, requiringConversions: Bool
+  ) throws -> [UTType.DeclarationDiagnostic] {
+    let file = try ConverterDeclarationFile(
+      path: path, commandDirectory: commandDirectory, requiringConversions: requiringConversions)
     var diagnostics: [UTType.DeclarationDiagnostic] = []
     if file.declaresTypes {
       diagnostics += UTType.loadDeclarations(
