@@ -235,7 +235,7 @@ package final class X11Connection {
   /// Replaces a property with format-32 values (atoms, windows, integers), written as C longs.
   package func setProperty(of window: XWindow, _ property: XAtom, type: XAtom, values: [UInt]) {
     var longs = values.map { CLong(bitPattern: $0) }
-    longs.withUnsafeMutableBytes { raw in
+    _ = longs.withUnsafeMutableBytes { raw in
       XChangeProperty(
         display, Window(window.rawValue), Atom(property.rawValue), Atom(type.rawValue), 32,
         PropModeReplace, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(values.count))

@@ -93,7 +93,7 @@ extension HistoryTestsInOrder {
       let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
       try HistoryStore(directory: directory).close()
       try DatabaseQueue(path: path).write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
-      try DatabaseQueue(path: path).writeWithoutTransaction { try $0.checkpoint(.truncate) }
+      _ = try DatabaseQueue(path: path).writeWithoutTransaction { try $0.checkpoint(.truncate) }
       for name in ["history.lock", "blobs", "history.sqlite-wal", "history.sqlite-shm"] {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
       }
@@ -102,7 +102,7 @@ extension HistoryTestsInOrder {
 
   @Test func anEmptyFileBecomesAHistory() throws {
     try HistoryTesting.withScratchDirectory { directory in
-      FileManager.default.createFile(atPath: directory.appendingPathComponent(HistoryStore.databaseName).path, contents: Data())
+      _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(HistoryStore.databaseName).path, contents: Data())
       let store = try HistoryStore(directory: directory)
       defer { try? store.close() }
       #expect(try store.record(HistoryTesting.text("x")).id != nil)

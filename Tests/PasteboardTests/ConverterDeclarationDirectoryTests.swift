@@ -13,8 +13,8 @@ import UniformTypeIdentifiers
     let identifier = freshExampleIdentifier()
     // 10-types.json declares the type only; 20-conversions.json converts it; 30-broken.json
     // is not JSON; notes.txt is not a declaration file.
-    try scratch.declarations(exportedJSONType(identifier), name: "10-types.json")
-    try scratch.declarations(
+    _ = try scratch.declarations(exportedJSONType(identifier), name: "10-types.json")
+    _ = try scratch.declarations(
       ["FerryConversions": [["from": identifier, "to": "public.utf8-plain-text", "jsonField": "name"]]],
       name: "20-conversions.json")
     try scratch.write("{ not json", to: "30-broken.json")
