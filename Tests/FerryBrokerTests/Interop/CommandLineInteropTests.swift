@@ -39,6 +39,40 @@ import Testing
     try await resetClipboard(fixture)
   }
 
+  /// The bytes a process has read so far (`rchar` of `/proc/PID/io`): files and sockets.
+  static func bytesRead(byProcess pid: Int32) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rchar:") })
+    else { return nil }
+    return Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces))
+  }
+
+  /// The detached selection server pbcopy left serving `display`'s CLIPBOARD.
+  static func selectionServer(of display: String) -> Int32? {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).first { pid in
+      guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+      let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+      return arguments.contains("--x-serve-selection") && arguments.contains(display)
+    }
+  }
+
+  /// A pbcopy server answers its first reader from its own tables: a new server per copy must
+  /// not read the shared-mime-info database (about 90 kB of files, 15 ms) to make its
+  /// targets, or every paste right after a copy waits for it.
+  @Test func pbcopysServerAnswersItsFirstReaderWithoutReadingTheMIMEDatabase() async throws {
+    let fixture = try await BrokerFixture(display: xvfb.name, start: false)
+    #expect(try await fixture.run(["pbcopy"], input: Data("first paste".utf8)).status == 0)
+    let server = try #require(Self.selectionServer(of: xvfb.name), "pbcopy left a server")
+    let before = try #require(Self.bytesRead(byProcess: server))
+    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "first paste")
+    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
+    #expect(targets.contains("UTF8_STRING") && targets.contains("text/plain;charset=utf-8"), "\(targets)")
+    let after = try #require(Self.bytesRead(byProcess: server))
+    #expect(after - before < 16 << 10, "the server read \(after - before) bytes to answer")
+    try await resetClipboard(fixture)
+  }
+
   @Test func pbcopyReturnsAtOnceInsideCommandSubstitution() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: false)
     let pbcopy = try Tools.path("pbcopy")
