@@ -115,6 +115,12 @@ let package = Package(
       path: "Examples/ProfileCopy"
     ),
     .executableTarget(
+      name: "RegisterProfileType",
+      dependencies: ["FerryClient", "CoreTransferable", "UniformTypeIdentifiers"],
+      path: "Examples/RegisterProfileType"
+    ),
+    .executableTarget(name: "HistoryReader", dependencies: ["FerryClient"], path: "Examples/HistoryReader"),
+    .executableTarget(
       name: "TransferableExample",
       dependencies: ["UniformTypeIdentifiers", "CoreTransferable"],
       path: "Examples/TransferableExample"
