@@ -25,6 +25,8 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    // `swift package generate-documentation` for Scripts/docs; no target depends on it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
   ],
   targets: [
     // glibc's spawn extensions and wait-status macros, which Swift cannot import.

@@ -44,7 +44,7 @@ public final class BrokerClient {
   /// Connects to the broker at the default socket and says hello.
   ///
   /// - Parameters:
-  ///   - location: The socket; ``SocketPath/resolve(uid:)`` by default. Its
+  ///   - location: The socket; `SocketPath.resolve(uid:)` (FerryProtocol) by default. Its
   ///     directory must be ours and closed to others.
   ///   - timeout: The longest wait for progress, for connecting and for every call.
   ///   - clientName: A name for the broker's log.
@@ -150,6 +150,7 @@ public final class BrokerClient {
     /// The bytes.
     public var source: Source
 
+    /// Creates a representation of `type` whose bytes come from `source`.
     public init(type: String, source: Source) {
       self.type = type
       self.source = source

@@ -4,7 +4,7 @@ extension X11Display {
   /// When an application asks the manager to save the clipboard before it exits, `save` is
   /// called with the targets it asked for (`nil`: all of them). It should read them from the
   /// `CLIPBOARD` owner — which keeps serving while it waits — then take `CLIPBOARD` with
-  /// ``own(_:item:onLost:)`` and return `true`. The application gets its answer after that,
+  /// ``own(_:item:onlyIfUnowned:onLost:)`` and return `true`. The application gets its answer after that,
   /// and exits. Return `false` to report failure.
   ///
   /// ```swift

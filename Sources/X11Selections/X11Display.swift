@@ -183,7 +183,7 @@ public final class X11Display: Sendable {
   /// Text from `selection`, decoded to UTF-8: `UTF8_STRING`, else `COMPOUND_TEXT`, else
   /// Latin-1 `STRING`, as the owner offers them.
   ///
-  /// - Throws: As ``read(_:target:into:stepTimeout:)``.
+  /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
   public func readText(_ selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> String {
     for target in ["UTF8_STRING", "COMPOUND_TEXT", "STRING"] {
       let reply: SelectionData

@@ -6,7 +6,7 @@
 /// try await item.escapedText(.latin1)   // "Gr\xfc\xdfe \u2014 \u65e5\u672c\u8a9e"
 /// ```
 ///
-/// The strict Latin-1 conversion (``UTType/latin1PlainText`` through ``TextEncodingConverter``)
+/// The strict Latin-1 conversion (`UTType.latin1PlainText` through ``TextEncodingConverter``)
 /// stays for callers that ask for Latin-1 by name: it refuses a text that does not fit.
 public enum EscapedTextForm: Sendable, Hashable {
   /// X11 `STRING` as GTK serves it: Latin-1; CR LF, CR and LF become LF; control characters

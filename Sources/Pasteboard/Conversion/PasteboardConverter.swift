@@ -3,7 +3,7 @@ import UniformTypeIdentifiers
 /// Turns a representation of one type into another type.
 ///
 /// The pasteboard asks every registered converter what it can make of each stored type, and
-/// chains converters (up to ``ConversionPlan/maximumSteps`` steps) to serve a type nobody
+/// chains converters (up to `ConversionPlan.maximumSteps`, three) to serve a type nobody
 /// stored. Built-in converters handle text encodings and file lists; registered transferable
 /// types and declaration files add more.
 ///

@@ -16,7 +16,7 @@ import UniformTypeIdentifiers
 /// with a byte-order mark, and either form is read with or without one. Plain text of no
 /// declared encoding is read as UTF-8 when it is valid UTF-8 and as Latin-1 otherwise.
 ///
-/// Text is converted a chunk at a time (``TextTranscoder``): a large text, or one in a file,
+/// Text is converted a chunk at a time (`TextTranscoder`): a large text, or one in a file,
 /// is converted into a file of the item's spool, so a 100 MiB text served as UTF-16 costs
 /// its readers a chunk of memory each, not 200 MiB.
 ///
