@@ -10,7 +10,9 @@ extension UTType {
   /// - Parameter type: The type to test against.
   /// - Returns: `true` when every `type` reader can read this type.
   public func conforms(to type: UTType) -> Bool {
-    if let mine = systemRecord, let theirs = type.systemRecord { return mine.conforms(to: theirs) }
+    if let mine = systemRow, let theirs = type.systemRow {
+      return mine == theirs || SystemTypeTable.records[mine].systemAncestors.contains(theirs)
+    }
     return TypeRegistry.shared.conforms(key, to: type.key)
   }
 

@@ -49,13 +49,8 @@ extension UTType {
   /// - Returns: `nil` only for an empty tag.
   public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
     guard Self.isUsableTag(tag) else { return nil }
+    let filter = TypeRegistry.Supertype.conforming(to: supertype)
     let registry = TypeRegistry.shared
-    let filter: TypeRegistry.Supertype =
-      if let supertype {
-        (supertype.record).map(TypeRegistry.Supertype.record) ?? .undeclared(supertype.key)
-      } else {
-        .any
-      }
     if let record = registry.preferredRecord(tag: tag, tagClass: tagClass, conformingTo: filter) {
       self.init(record: record)
     } else if tagClass == .x11Target, Self.isMIMETypeShaped(tag) {
@@ -112,7 +107,7 @@ extension UTType {
     let bare =
       tagClass == .filenameExtension && tag.utf8.first == UInt8(ascii: ".") ? String(tag.dropFirst()) : tag
     self.init(
-      uncheckedIdentifier: DynamicIdentifier.encode(
+      dynamicIdentifier: DynamicIdentifier.encode(
         tag: bare, tagClass: tagClass, conformingTo: supertype?.identifier))
   }
 }

@@ -18,13 +18,15 @@
 /// Unknown tags get dynamic `dyn.` types, with Apple's encoding. The MIME database and the
 /// declaration files are read only when a lookup needs them.
 public struct UTType: Sendable {
-  /// A system type's record, or the name of any other type. One reference either way, so a
-  /// copy costs one retain. System records never change, so a value may keep one; every other
+  /// A system type's row in the system table, or the name of any other type: eight bytes
+  /// either way, and a copy of a system type (the constants, most lookups' results) needs no
+  /// reference counting. System types never change, so a value may keep its row; every other
   /// type is resolved when asked, so that later declarations take effect.
   let storage: Storage
 
   enum Storage: Sendable {
-    case system(TypeRecord)
+    /// A row of `SystemTypeTable.records`.
+    case system(UInt16)
     case name(TypeName)
   }
 
@@ -42,7 +44,7 @@ public struct UTType: Sendable {
   /// The type's identifier, such as `public.jpeg`.
   public var identifier: String {
     switch storage {
-    case .system(let record): record.identifier
+    case .system(let row): SystemTypeTable.records[Int(row)].identifier
     case .name(let name): name.identifier
     }
   }
@@ -50,14 +52,19 @@ public struct UTType: Sendable {
   /// The lowercased identifier: equality and hashing use it.
   var key: String {
     switch storage {
-    case .system(let record): record.key
+    case .system(let row): SystemTypeTable.records[Int(row)].key
     case .name(let name): name.key
     }
   }
 
   /// The record of a system type.
   var systemRecord: TypeRecord? {
-    if case .system(let record) = storage { return record }
+    systemRow.map { SystemTypeTable.records[$0] }
+  }
+
+  /// The row of a system type in the system table.
+  var systemRow: Int? {
+    if case .system(let row) = storage { return Int(row) }
     return nil
   }
 
@@ -68,18 +75,22 @@ public struct UTType: Sendable {
 
   /// A type whose record is already resolved.
   init(record: TypeRecord) {
-    if record.systemIndex >= 0 {
-      storage = .system(record)
-    } else {
-      storage = .name(TypeName(identifier: record.identifier, key: record.key))
-    }
+    storage = record.typeName.map(Storage.name) ?? .system(UInt16(record.systemIndex))
+  }
+
+  /// A dynamic type, from an identifier `DynamicIdentifier.encode` made: in lowercase already,
+  /// and never a system type's.
+  init(dynamicIdentifier identifier: String) {
+    assert(identifier.hasPrefix(DynamicIdentifier.prefix))
+    assert(identifier == TypeIdentifier.key(identifier))
+    storage = .name(TypeName(identifier: identifier, key: identifier))
   }
 
   /// A type for an identifier, whether or not anything declares it.
   init(uncheckedIdentifier identifier: String) {
     let key = TypeIdentifier.key(identifier)
     if let record = SystemTypeTable.catalog.records[key] {
-      storage = .system(record)
+      storage = .system(UInt16(record.systemIndex))
     } else {
       storage = .name(TypeName(identifier: identifier, key: key))
     }
@@ -109,7 +120,12 @@ public struct UTType: Sendable {
 
 extension UTType: Hashable {
   /// Whether two types have the same identifier, ignoring case.
-  public static func == (lhs: UTType, rhs: UTType) -> Bool { lhs.key == rhs.key }
+  public static func == (lhs: UTType, rhs: UTType) -> Bool {
+    if case .system(let left) = lhs.storage, case .system(let right) = rhs.storage {
+      return left == right
+    }
+    return lhs.key == rhs.key
+  }
 
   /// Hashes the identifier, ignoring case.
   public func hash(into hasher: inout Hasher) { hasher.combine(key) }

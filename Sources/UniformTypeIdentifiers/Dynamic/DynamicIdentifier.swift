@@ -11,7 +11,11 @@
 /// identifiers otherwise. The decoder also accepts the commonly reported ones.
 enum DynamicIdentifier {
   static let prefix = "dyn.a"
-  private static let alphabet = Array("abcdefghkmnpqrstuvwxyz0123456789".utf8)
+  /// The 32 letters, a constant rather than a global: reading it needs no initialization check.
+  private static var alphabet: UnsafeBufferPointer<UInt8> {
+    let letters: StaticString = "abcdefghkmnpqrstuvwxyz0123456789"
+    return UnsafeBufferPointer(start: letters.utf8Start, count: letters.utf8CodeUnitCount)
+  }
   private static let alphabetIndex: [Int8] = {
     var index = [Int8](repeating: -1, count: 128)
     for (position, byte) in alphabet.enumerated() { index[Int(byte)] = Int8(position) }
@@ -46,15 +50,125 @@ enum DynamicIdentifier {
   }
 
   /// The identifier of the dynamic type for `tag` in `tagClass`, conforming to `parent`.
+  ///
+  /// An ASCII payload is escaped on the stack and encoded straight into the identifier's
+  /// storage: the identifier is the one allocation.
   static func encode(tag: String, tagClass: UTTagClass, conformingTo parent: String?) -> String {
-    var payload = ""
-    if let parent {
-      let code = conformanceCodes.first { $0.1 == TypeIdentifier.key(parent) }?.0 ?? parent
-      payload = "?0=\(escape(code)):"
-    }
+    let parentCode = parent.map(conformanceCode(of:))
     let classCode = tagClassCodes.first { $0.1 == tagClass }?.0 ?? tagClass.rawValue
+    // The separators `?0=`, `:` and `=`, and every other byte escaped at worst.
+    let capacity = 5 + 2 * ((parentCode?.utf8.count ?? 0) + classCode.utf8.count + tag.utf8.count)
+    let ascii = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) {
+      buffer -> String? in
+      var payload = PayloadWriter(buffer: buffer)
+      if let parentCode {
+        payload.append("?0=")
+        guard payload.append(escaping: parentCode) else { return nil }
+        payload.append(":")
+      }
+      guard payload.append(escaping: classCode) else { return nil }
+      payload.append("=")
+      guard payload.append(escaping: tag) else { return nil }
+      return identifier(payload: payload.written)
+    }
+    if let ascii { return ascii }
+    // `escape(_:)` compares Characters, and a backslash followed by a combining mark is one
+    // Character, left unescaped: byte by byte would escape it.
+    var payload = parentCode.map { "?0=\(escape($0)):" } ?? ""
     payload += "\(escape(classCode))=\(escape(tag))"
-    return prefix + base32(Array(payload.utf8))
+    return Array(payload.utf8).withUnsafeBufferPointer(identifier(payload:))
+  }
+
+  /// The abbreviation that stands for a conformance to `parent`, or `parent` itself.
+  private static func conformanceCode(of parent: String) -> String {
+    if let code = conformanceCodes.first(where: { $0.1 == parent })?.0 { return code }
+    let key = TypeIdentifier.key(parent)
+    return conformanceCodes.first { $0.1 == key }?.0 ?? parent
+  }
+
+  /// `dyn.a` and `payload` in 5-bit groups, most significant bit first, as letters of
+  /// `alphabet`.
+  private static func identifier(payload: UnsafeBufferPointer<UInt8>) -> String {
+    let prefix: StaticString = "dyn.a"  // `Self.prefix`, as bytes
+    let alphabet = alphabet
+    let capacity = prefix.utf8CodeUnitCount + (payload.count * 8 + 4) / 5
+    return String(unsafeUninitializedCapacity: capacity) { output in
+      var count = 0
+      for byte in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
+        output[count] = byte
+        count += 1
+      }
+      // Masking shifts and wrapping arithmetic: every shift is below the width and every index
+      // within the capacity, so none needs a check. Five bytes are eight letters.
+      var index = 0
+      while payload.count &- index >= 5 {
+        var group: UInt64 = 0
+        for offset in 0..<5 { group = group &<< 8 | UInt64(payload[index &+ offset]) }
+        for letter in 0..<8 {
+          let value = group &>> (35 &- 5 &* UInt64(letter))
+          output[count &+ letter] = alphabet[Int(truncatingIfNeeded: value) & 31]
+        }
+        count &+= 8
+        index &+= 5
+      }
+      var buffer: UInt32 = 0
+      var bits: UInt32 = 0
+      for byte in payload[index...] {
+        buffer = buffer &<< 8 | UInt32(byte)
+        bits &+= 8
+        while bits >= 5 {
+          bits &-= 5
+          output[count] = alphabet[Int(buffer &>> bits & 31)]
+          count &+= 1
+        }
+      }
+      if bits > 0 {
+        output[count] = alphabet[Int(buffer &<< (5 &- bits) & 31)]
+        count &+= 1
+      }
+      return count
+    }
+  }
+
+  /// A payload being written to a buffer large enough for it.
+  private struct PayloadWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
+
+    init(buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
+
+    /// Appends ASCII `separator` as is.
+    mutating func append(_ separator: StaticString) {
+      let bytes = UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount)
+      for byte in bytes {
+        buffer[count] = byte
+        count += 1
+      }
+    }
+
+    /// Appends `text` with a backslash before each `\`, `,` and `:`; returns `false` when
+    /// `text` is not ASCII.
+    mutating func append(escaping text: String) -> Bool {
+      text.utf8.withContiguousStorageIfAvailable { append(escaping: $0) }
+        ?? Array(text.utf8).withUnsafeBufferPointer { append(escaping: $0) }
+    }
+
+    private mutating func append(escaping bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      var count = self.count
+      defer { self.count = count }
+      for byte in bytes {
+        guard byte < 0x80 else { return false }
+        if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") {
+          buffer[count] = UInt8(ascii: "\\")
+          count &+= 1
+        }
+        buffer[count] = byte
+        count &+= 1
+      }
+      return true
+    }
   }
 
   /// Decodes a `dyn.a…` identifier, or returns `nil` when it is not one.
@@ -82,23 +196,6 @@ enum DynamicIdentifier {
       }
     }
     return payload.tags.isEmpty && payload.conformsTo.isEmpty ? nil : payload
-  }
-
-  private static func base32(_ bytes: [UInt8]) -> String {
-    var output: [UInt8] = []
-    output.reserveCapacity((bytes.count * 8 + 4) / 5)
-    var buffer: UInt32 = 0
-    var bits = 0
-    for byte in bytes {
-      buffer = (buffer << 8) | UInt32(byte)
-      bits += 8
-      while bits >= 5 {
-        bits -= 5
-        output.append(alphabet[Int((buffer >> UInt32(bits)) & 31)])
-      }
-    }
-    if bits > 0 { output.append(alphabet[Int((buffer << UInt32(5 - bits)) & 31)]) }
-    return String(decoding: output, as: UTF8.self)
   }
 
   private static func unbase32(_ characters: some Sequence<UInt8>) -> [UInt8]? {

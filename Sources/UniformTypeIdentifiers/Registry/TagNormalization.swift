@@ -17,6 +17,52 @@ enum TagNormalization {
     }
   }
 
+  /// The longest tag ``withNormalized(_:in:_:)`` normalizes on the stack.
+  private static let stackCapacity = 128
+
+  /// Calls `body` with `tag` normalized as ``normalize(_:in:)`` does, without allocating for an
+  /// X11 target, a MIME type of up to 128 bytes, or an ASCII extension of up to 128 bytes:
+  /// the bytes are written to the stack, and hashed on the way. Longer tags and extensions with
+  /// non-ASCII letters (which Unicode lowercases) go through ``normalize(_:in:)``.
+  @inline(__always)
+  static func withNormalized<Result>(
+    _ tag: String, in tagClass: UTTagClass, _ body: (NormalizedTag) -> Result
+  ) -> Result {
+    let kind = tagClass.kind
+    guard kind == .filenameExtension || kind == .mimeType else {
+      if let result = tag.utf8.withContiguousStorageIfAvailable({ body(NormalizedTag($0)) }) {
+        return result
+      }
+      var copy = tag
+      return copy.withUTF8 { body(NormalizedTag($0)) }
+    }
+    let isExtension = kind == .filenameExtension
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: stackCapacity) { buffer in
+      let normalized = tag.utf8.withContiguousStorageIfAvailable { source -> NormalizedTag? in
+        guard source.count <= buffer.count else { return nil }
+        var count = 0
+        var hash = NormalizedTag.initialHash
+        let start = isExtension && source.first == UInt8(ascii: ".") ? 1 : 0
+        for index in start..<source.count {
+          var byte = source[index]
+          if isExtension {
+            if byte >= 0x80 { return nil }
+          } else if byte == 0x20 || byte == 0x09 || byte == 0x22 {
+            continue
+          }
+          if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+          buffer[count] = byte
+          count &+= 1
+          hash = NormalizedTag.hash(hash, adding: byte)
+        }
+        return NormalizedTag(UnsafeBufferPointer(rebasing: buffer[..<count]), hash: hash)
+      }
+      if let normalized = normalized ?? nil { return body(normalized) }
+      var slow = normalize(tag, in: tagClass)
+      return slow.withUTF8 { body(NormalizedTag($0)) }
+    }
+  }
+
   /// Lowercases a MIME type and removes blanks and quotes from its parameters.
   static func normalizeMIMEType(_ mimeType: String) -> String {
     let clean = scan(mimeType) { byte in

@@ -25,10 +25,10 @@ package final class TypeCatalog: Sendable {
   package let tagAdditions: [String: [UTTagClass: [String]]]
   /// The MIME type that localizes each type's description, by key.
   package let commentSources: [String: String]
-  private let extensionClaims: [String: [TagClaim]]
-  private let mimeTypeClaims: [String: [TagClaim]]
-  private let x11TargetClaims: [String: [TagClaim]]
-  private let otherClaims: [UTTagClass: [String: [TagClaim]]]
+  private let extensionClaims: TagIndex
+  private let mimeTypeClaims: TagIndex
+  private let x11TargetClaims: TagIndex
+  private let otherClaims: [UTTagClass: TagIndex]
 
   /// An empty catalog.
   package convenience init() {
@@ -43,10 +43,10 @@ package final class TypeCatalog: Sendable {
     self.tagAdditions = tagAdditions
     self.commentSources = commentSources
     var claims = claims
-    extensionClaims = claims.removeValue(forKey: .filenameExtension) ?? [:]
-    mimeTypeClaims = claims.removeValue(forKey: .mimeType) ?? [:]
-    x11TargetClaims = claims.removeValue(forKey: .x11Target) ?? [:]
-    otherClaims = claims
+    extensionClaims = TagIndex(claims.removeValue(forKey: .filenameExtension) ?? [:])
+    mimeTypeClaims = TagIndex(claims.removeValue(forKey: .mimeType) ?? [:])
+    x11TargetClaims = TagIndex(claims.removeValue(forKey: .x11Target) ?? [:])
+    otherClaims = claims.mapValues(TagIndex.init)
   }
 
   /// The system catalog, from generated rows and claim lists.
@@ -76,11 +76,29 @@ package final class TypeCatalog: Sendable {
 
   /// The claims on `tag` (already normalized), best first.
   package func claims(on normalizedTag: String, in tagClass: UTTagClass) -> [TagClaim] {
-    switch tagClass {
-    case .filenameExtension: return extensionClaims[normalizedTag] ?? []
-    case .mimeType: return mimeTypeClaims[normalizedTag] ?? []
-    case .x11Target: return x11TargetClaims[normalizedTag] ?? []
-    default: return otherClaims[tagClass]?[normalizedTag] ?? []
+    var tag = normalizedTag
+    return tag.withUTF8 { Array(claims(on: NormalizedTag($0), in: tagClass)) }
+  }
+
+  /// The claims on `tag`, best first.
+  func claims(on tag: NormalizedTag, in tagClass: UTTagClass) -> ArraySlice<TagClaim> {
+    switch tagClass.kind {
+    case .filenameExtension: extensionClaims.claims(on: tag)
+    case .mimeType: mimeTypeClaims.claims(on: tag)
+    case .x11Target: x11TargetClaims.claims(on: tag)
+    case .other: otherClaims[tagClass]?.claims(on: tag) ?? []
+    }
+  }
+
+  /// The record of the best claim on `tag` that `supertype` admits.
+  func preferredRecord(
+    on tag: NormalizedTag, in tagClass: UTTagClass, admittedBy supertype: TypeRegistry.Supertype
+  ) -> TypeRecord? {
+    switch tagClass.kind {
+    case .filenameExtension: extensionClaims.preferredRecord(on: tag, admittedBy: supertype)
+    case .mimeType: mimeTypeClaims.preferredRecord(on: tag, admittedBy: supertype)
+    case .x11Target: x11TargetClaims.preferredRecord(on: tag, admittedBy: supertype)
+    case .other: otherClaims[tagClass]?.preferredRecord(on: tag, admittedBy: supertype)
     }
   }
 }

@@ -27,6 +27,9 @@ package final class TypeRecord: Sendable {
   package let systemAncestors: SystemTypeSet
   /// The other types this type conforms to, excluding itself.
   package let otherAncestorKeys: Set<String>
+  /// The name every `UTType` of this type holds, made once, so that a lookup allocates
+  /// nothing; `nil` for a system type, whose values hold its row.
+  let typeName: UTType.TypeName?
 
   init(systemRow row: SystemTypeTable.Row, index: Int) {
     identifier = row.identifier
@@ -41,6 +44,7 @@ package final class TypeRecord: Sendable {
     systemIndex = index
     systemAncestors = row.ancestors
     otherAncestorKeys = []
+    typeName = nil
   }
 
   init(
@@ -59,6 +63,7 @@ package final class TypeRecord: Sendable {
     self.systemIndex = -1
     self.systemAncestors = systemAncestors
     self.otherAncestorKeys = otherAncestorKeys
+    self.typeName = UTType.TypeName(identifier: identifier, key: key)
   }
 
   convenience init(

@@ -23,7 +23,10 @@ extension TypeRegistry {
   package enum Supertype {
     /// Any type.
     case any
-    /// Types conforming to this resolved type.
+    /// Types conforming to the system type of this row: a value with no reference to
+    /// retain, tested with a bit test (the default supertype, `public.data`, is one).
+    case system(Int)
+    /// Types conforming to this resolved type, not a system type.
     case record(TypeRecord)
     /// The type with this key only (nothing declares it).
     case undeclared(String)
@@ -33,13 +36,29 @@ extension TypeRegistry {
         self = .any
         return
       }
-      self = registry.record(forKey: key).map(Supertype.record) ?? .undeclared(key)
+      self = registry.record(forKey: key).map(Supertype.init(record:)) ?? .undeclared(key)
+    }
+
+    /// Types conforming to `type`; any type for `nil`. (A function, not an initializer, so
+    /// that `type` is borrowed, not copied.)
+    static func conforming(to type: UTType?) -> Supertype {
+      switch type?.storage {
+      case nil: .any
+      case .system(let row): .system(Int(row))
+      case .name: type?.record.map(Supertype.init(record:)) ?? .undeclared(type?.key ?? "")
+      }
+    }
+
+    /// Types conforming to `record`'s type.
+    init(record: TypeRecord) {
+      self = record.systemIndex >= 0 ? .system(record.systemIndex) : .record(record)
     }
 
     @inline(__always)
     func admits(_ record: TypeRecord) -> Bool {
       switch self {
       case .any: true
+      case .system(let index): record.systemIndex == index || record.systemAncestors.contains(index)
       case .record(let supertype): record.conforms(to: supertype)
       case .undeclared(let key): record.key == key
       }
@@ -62,24 +81,27 @@ extension TypeRegistry {
   package func preferredRecord(
     tag: String, tagClass: UTTagClass, conformingTo supertype: Supertype
   ) -> TypeRecord? {
-    let normalized = TagNormalization.normalize(tag, in: tagClass)
-    for claim in system.claims(on: normalized, in: tagClass) where supertype.admits(claim.record) {
-      return claim.record
-    }
-    // A target naming a system type by MIME type or identifier needs no file read.
-    if tagClass == .x11Target, let record = systemX11Fallback(tag, conformingTo: supertype) {
-      return record
-    }
-    var overlay = overlay(loading: .declarations)
-    while true {
-      for claim in overlay.claims(on: normalized, in: tagClass) where supertype.admits(claim.record) {
-        return claim.record
+    TagNormalization.withNormalized(tag, in: tagClass) { normalized in
+      if let record = system.preferredRecord(on: normalized, in: tagClass, admittedBy: supertype) {
+        return record
       }
-      if isMIMEDatabaseLoaded { break }
-      overlay = self.overlay(loading: .mimeDatabase)
+      // A target naming a system type by MIME type or identifier needs no file read.
+      if tagClass == .x11Target, let record = systemX11Fallback(tag, conformingTo: supertype) {
+        return record
+      }
+      var (overlay, loaded) = loadedOverlay(atLeast: .declarations)
+      while true {
+        if let record = overlay.preferredRecord(
+          on: normalized, in: tagClass, admittedBy: supertype)
+        {
+          return record
+        }
+        if loaded == .mimeDatabase { break }
+        (overlay, loaded) = loadedOverlay(atLeast: .mimeDatabase)
+      }
+      if tagClass == .x11Target { return x11Fallback(tag, conformingTo: supertype) }
+      return nil
     }
-    if tagClass == .x11Target { return x11Fallback(tag, conformingTo: supertype) }
-    return nil
   }
 
   /// Every declared type carrying `tag` that conforms to `superKey`, preferred first.
@@ -87,14 +109,15 @@ extension TypeRegistry {
     tag: String, tagClass: UTTagClass, conformingTo superKey: String?
   ) -> [TypeRecord] {
     let supertype = Supertype(key: superKey, in: self)
-    let normalized = TagNormalization.normalize(tag, in: tagClass)
-    let claims =
-      system.claims(on: normalized, in: tagClass)
-      + overlay(loading: .mimeDatabase).claims(on: normalized, in: tagClass)
-    var seen = Set<String>()
-    var records: [TypeRecord] = []
-    for claim in claims where supertype.admits(claim.record) && seen.insert(claim.key).inserted {
-      records.append(claim.record)
+    let overlay = overlay(loading: .mimeDatabase)
+    var records = TagNormalization.withNormalized(tag, in: tagClass) { normalized in
+      let systemClaims = system.claims(on: normalized, in: tagClass)
+      let overlayClaims = overlay.claims(on: normalized, in: tagClass)
+      var records: [TypeRecord] = []
+      records.reserveCapacity(systemClaims.count + overlayClaims.count)
+      Self.collect(systemClaims, admittedBy: supertype, into: &records)
+      Self.collect(overlayClaims, admittedBy: supertype, into: &records)
+      return records
     }
     if records.isEmpty, tagClass == .x11Target,
       let record = x11Fallback(tag, conformingTo: supertype)
@@ -102,6 +125,17 @@ extension TypeRegistry {
       records.append(record)
     }
     return records
+  }
+
+  /// Appends the records of `claims` that `supertype` admits and `records` lacks.
+  private static func collect(
+    _ claims: ArraySlice<TypeCatalog.TagClaim>, admittedBy supertype: Supertype,
+    into records: inout [TypeRecord]
+  ) {
+    for claim in claims
+    where supertype.admits(claim.record) && !records.contains(where: { $0.key == claim.key }) {
+      records.append(claim.record)
+    }
   }
 
   /// The tags of `key`, with those the MIME database adds when it is loaded.
@@ -148,9 +182,9 @@ extension TypeRegistry {
     _ target: String, conformingTo supertype: Supertype
   ) -> TypeRecord? {
     if target.contains("/") {
-      let normalized = TagNormalization.normalize(target, in: .mimeType)
-      let claims = system.claims(on: normalized, in: .mimeType)
-      return claims.first { supertype.admits($0.record) }?.record
+      return TagNormalization.withNormalized(target, in: .mimeType) {
+        system.preferredRecord(on: $0, in: .mimeType, admittedBy: supertype)
+      }
     }
     if target.contains("."), let record = system.records[TypeIdentifier.key(target)],
       supertype.admits(record)

@@ -48,6 +48,11 @@ package final class TypeRegistry: Sendable {
     var mime: SharedMIMEDatabase?
     var overlay = TypeCatalog()
     var diagnostics: [UTType.DeclarationDiagnostic] = []
+
+    /// What `overlay` holds.
+    var loaded: Requirement? {
+      mime != nil ? .mimeDatabase : searchPathLoaded ? .declarations : nil
+    }
   }
 
   package let configuration: Configuration
@@ -61,15 +66,21 @@ package final class TypeRegistry: Sendable {
 
   /// The overlay catalog, with at least `requirement` loaded.
   package func overlay(loading requirement: Requirement) -> TypeCatalog {
-    let (overlay, loaded) = state.withLock { state in
-      (state.overlay, state.mime != nil ? Requirement.mimeDatabase : state.searchPathLoaded ? .declarations : nil)
-    }
-    if let loaded, loaded >= requirement { return overlay }
+    loadedOverlay(atLeast: requirement).catalog
+  }
+
+  /// The overlay catalog with at least `requirement` loaded, and what it holds, read together:
+  /// once the MIME database is loaded, a lookup takes the lock once.
+  func loadedOverlay(
+    atLeast requirement: Requirement
+  ) -> (catalog: TypeCatalog, loaded: Requirement) {
+    let (overlay, loaded) = state.withLock { ($0.overlay, $0.loaded) }
+    if let loaded, loaded >= requirement { return (overlay, loaded) }
     writer.withLock { _ in
       loadSearchPathIfNeeded()
       if requirement == .mimeDatabase { loadMIMEDatabaseIfNeeded() }
     }
-    return state.withLock { $0.overlay }
+    return state.withLock { ($0.overlay, $0.loaded ?? requirement) }
   }
 
   /// Whether the MIME database has been read.
