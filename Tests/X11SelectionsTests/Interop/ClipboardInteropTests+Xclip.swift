@@ -80,7 +80,7 @@ extension ClipboardInteropTests {
         ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name, input: Data("from xclip".utf8))
       defer { xclip.terminate() }
       try await waitForPeer(display, previous: ferryWindow, xclip)
-      #expect(await Deadline.wait(for: .seconds(5)) { lost.value == 1 }, "onLost runs once on SelectionClear")
+      #expect(await Deadline.wait(for: .seconds(5)) { () async -> Bool in lost.value == 1 }, "onLost runs once on SelectionClear")
       #expect(try await !display.owns(clipboard))
       #expect(try await display.readText(clipboard) == "from xclip")
 
