@@ -129,7 +129,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "X11Benchmark",
-      dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport"],
+      dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport", "FerrySystem"],
       path: "Benchmarks/X11Benchmark"
     ),
     .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem"]),

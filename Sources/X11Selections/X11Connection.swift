@@ -20,7 +20,8 @@ package final class X11Connection {
   /// The root window of the default screen.
   package let root: XWindow
   let fileDescriptor: Int32
-  /// The largest property payload one request may carry, in bytes.
+  /// The largest property payload one request may carry, in bytes: about 16 MiB with
+  /// BIG-REQUESTS, which every server today has.
   let maximumRequestBytes: Int
   let atoms: Atoms
   /// The first event number of the XFixes extension.
@@ -42,13 +43,9 @@ package final class X11Connection {
     fileDescriptor = XConnectionNumber(display)
     let extended = XExtendedMaxRequestSize(display)
     let words = extended > 0 ? extended : XMaxRequestSize(display)
-    // A ChangeProperty request has a 24-byte header; keep well clear of it. At most 1 MiB, as
-    // xclip sends (GTK 256 KiB, Qt about the maximum request): each INCR chunk is read into
-    // one buffer and lies in the X server until the requestor takes it, and at 4 MiB
-    // (BIG-REQUESTS allows 16) five readers stalled in INCR held 20 MiB in the server for no
-    // speed a reader notices (100 MiB read by xselprobe from the release daemon, medians of
-    // 15: 0.09 s at 1 MiB, 0.11 s at 4 MiB).
-    maximumRequestBytes = min(Int(words) * 4 - 1024, 1 << 20)
+    // A ChangeProperty request has a 24-byte header; keep well clear of it. The owner sends
+    // less than this (`SelectionOwnerService.defaultChunkBytes`).
+    maximumRequestBytes = Int(words) * 4 - 1024
     var eventBase: Int32 = 0
     var errorBase: Int32 = 0
     guard XFixesQueryExtension(display, &eventBase, &errorBase) != 0 else {

@@ -65,9 +65,10 @@ public final class X11Display: Sendable {
     loop.onConnectionLost(handler)
   }
 
-  /// The largest payload sent in one request; larger ones go by INCR in chunks of this size.
+  /// The largest payload this display's owner sends in one request; larger ones go by INCR
+  /// in chunks of this size.
   public var maximumRequestBytes: Int {
-    get async throws { try await loop.perform { $0.connection.maximumRequestBytes } }
+    get async throws { try await loop.perform { $0.owner.chunkBytes } }
   }
 
   // MARK: Owning

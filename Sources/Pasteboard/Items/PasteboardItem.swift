@@ -99,6 +99,19 @@ public final class PasteboardItem: Sendable {
     return try await produce(served, route: route)
   }
 
+  /// The payload of the stored representation of exactly `type` when it is at hand — bytes
+  /// or a file, not a provider to run: what ``payload(for:)`` returns for `type`, without
+  /// awaiting anything. `nil` for a lazy representation, a conversion, or a type not stored.
+  ///
+  /// For a caller on a thread of its own (the X thread) that answers many small requests: a
+  /// task per request only to reach bytes already in hand costs more than the answer.
+  package func storedPayload(for type: UTType) -> PasteboardPayload? {
+    guard let representation = representations.first(where: { $0.type == type }),
+      case .payload(let payload) = representation.provider
+    else { return nil }
+    return payload
+  }
+
   private func currentPlan() -> ConversionPlan {
     let (generation, converters) = converters.snapshot
     if let cached = plan.withLock({ $0 }), cached.generation == generation { return cached.plan }

@@ -28,7 +28,7 @@ extension SelectionOwnerService {
     let names = connection.names(conversion.pairs.map(\.target))
     let item = ownership.item
     let loop = session.loop
-    let limit = connection.maximumRequestBytes
+    let limit = chunkBytes
     let selection = request.selection
     Task {
       let table = await TargetTable.make(for: item)

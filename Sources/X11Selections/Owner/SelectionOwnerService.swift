@@ -26,6 +26,24 @@ final class SelectionOwnerService {
   /// How long a requestor may take to delete an INCR chunk.
   var stepTimeout = defaultStepTimeout
 
+  /// The largest payload sent in one request, and the size of INCR chunks, unless told
+  /// otherwise (``X11Display/setServingChunkBytes(_:)``): 1 MiB, as xclip sends (GTK 256 KiB,
+  /// Qt about the server's maximum). Each chunk lies in the X server until its requestor
+  /// takes it, and in the owner's one buffer: at 4 MiB (BIG-REQUESTS allows 16) five readers
+  /// stalled in INCR held 20 MiB in the server. Larger chunks are not faster either: past
+  /// 1 MiB the server and the reader spend more CPU time per byte, and 100 MiB took longer
+  /// at 2, 4 and 16 MiB (`Scripts/bench-x11 --only chunks`, docs/PERFORMANCE.md).
+  static let defaultChunkBytes = 1 << 20
+
+  /// The size of INCR chunks asked for, if not ``defaultChunkBytes``.
+  var requestedChunkBytes: Int?
+
+  /// The largest payload sent in one request, and the size of INCR chunks: what was asked
+  /// for, within what the server takes.
+  var chunkBytes: Int {
+    min(requestedChunkBytes ?? Self.defaultChunkBytes, connection.maximumRequestBytes)
+  }
+
   struct Ownership {
     var item: PasteboardItem
     var time: XTimestamp
@@ -149,11 +167,15 @@ final class SelectionOwnerService {
     reply(request, property: .none)
   }
 
+  /// Sends the `SelectionNotify` that answers `request`, and drops the errors that earlier
+  /// unchecked requests have raised since the last answer (late answers about requestors
+  /// that went away), so that an owner answering many of them holds none.
   private func reply(_ request: X11Event.SelectionRequest, property: XAtom) {
     connection.sendSelectionNotify(
       requestor: request.requestor, selection: request.selection, target: request.target,
       property: property, time: request.time)
     connection.flush()
+    _ = connection.takeErrors()
   }
 
   /// Runs `body` with the target table of `selection`'s item, computing it once.
@@ -199,11 +221,17 @@ final class SelectionOwnerService {
     }
   }
 
-  /// Produces the bytes of `entry` in a task and hands them back on the X thread.
+  /// Produces the bytes of `entry` in a task and hands them back on the X thread; bytes at
+  /// hand (a stored representation, in memory or in a file) are handed back at once, without
+  /// a task and the two thread hops it costs.
   private func produce(
     _ entry: TargetTable.Entry, item: PasteboardItem,
     _ completion: @escaping (SelectionOwnerService, ChunkSource?) -> Void
   ) {
+    if let ready = entry.readyPayload(of: item) {
+      completion(self, try? ChunkSource(ready))
+      return
+    }
     let loop = session.loop
     let completion = XThreadBound(completion)
     Task {
@@ -226,24 +254,28 @@ final class SelectionOwnerService {
   }
 
   /// Writes a payload to the requestor: in one request when it fits, else by INCR.
+  ///
+  /// A payload in one request is answered at once, with no round trip, as xclip, xsel, GTK
+  /// and Qt answer: waiting for the server to confirm the write held the X thread for a round
+  /// trip per request, and many requestors at once (100 `xclip -o` starting together) were
+  /// answered one round trip apart while the server was busy with all of them. What a check
+  /// could catch is a requestor gone meanwhile, to which nothing is owed, or an atom or
+  /// window it made up, which leaves it without the property it named: a failure either way.
+  /// The errors those raise arrive later and are dropped (``reply(_:property:)``).
   private func write(
     _ source: ChunkSource, type: XAtom, to request: X11Event.SelectionRequest, property: XAtom
   ) {
-    let chunk = connection.maximumRequestBytes
-    let checkedFrom = connection.nextRequestSerial
+    let chunk = chunkBytes
     if source.count <= chunk {
       source.withBytes(0..<source.count, buffer: chunkBuffer) {
         connection.setProperty(of: request.requestor, property, type: type, bytes: $0)
       }
       source.close()
       if transfers.isEmpty { chunkBuffer.release() }
-      if failed(connection.sync(), since: checkedFrom) {
-        refuse(request)  // The requestor went away or the server refused; it costs only this request.
-        return
-      }
       reply(request, property: property)
       return
     }
+    let checkedFrom = connection.nextRequestSerial
     let key = TransferKey(requestor: request.requestor, property: property)
     // A new request into the same property replaces the transfer there: end it for good (its
     // timer too), so nothing closes its file twice or ends the new transfer on its deadline.

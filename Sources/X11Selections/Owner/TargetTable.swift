@@ -42,6 +42,17 @@ struct TargetTable: Sendable {
     /// `UTF8_STRING`.
     var replyType: String
 
+    /// The payload when it is at hand, with nothing to run or convert: a stored
+    /// representation of the entry's own type, or fixed bytes; `nil` otherwise, when
+    /// ``payload(of:)`` produces it in a task.
+    func readyPayload(of item: PasteboardItem) -> PasteboardPayload? {
+      switch source {
+      case .type(let type): item.storedPayload(for: type)
+      case .fixed(let bytes): .data(bytes)
+      case .compoundText, .escapedText: nil
+      }
+    }
+
     /// The payload of a `.type` or `.escapedText` entry; `nil` when it cannot be produced,
     /// or for the other sources, which the X thread serves.
     func payload(of item: PasteboardItem) async -> PasteboardPayload? {
