@@ -33,11 +33,11 @@ let package = Package(
     .target(name: "CFerrySystem"),
     .target(
       name: "FerrySystem",
-      dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
+      dependencies: ["CFerrySystem", "DetachedThreads", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "JSONText"),
     .target(name: "NearMiss"),
     .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText", "FerrySystem"]),
-    .target(name: "DetachedThreads"),
+    .target(name: "DetachedThreads", dependencies: ["CFerrySystem"]),
     .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
     .target(
       name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads", "FerrySystem"]),
@@ -64,10 +64,13 @@ let package = Package(
       dependencies: ["Pasteboard", "FerrySystem", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+    // The Swift runtime's global-executor hook, for the daemon's EventLoopGlobalExecutor.
+    .systemLibrary(name: "CConcurrencyHooks", path: "Sources/CConcurrencyHooks"),
     .target(
       name: "FerryBroker",
       dependencies: [
         "FerryProtocol", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
+        "CConcurrencyHooks",
         "ClipboardHistory", "FerrySystem",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

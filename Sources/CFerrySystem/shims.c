@@ -2,6 +2,7 @@
 // header Swift imports names only standard types.
 #define _GNU_SOURCE 1
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "include/CFerrySystem.h"
 
@@ -14,3 +15,5 @@ int cferry_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, 
 int cferry_wait_exited(int status) { return WIFEXITED(status); }
 int cferry_wait_exit_status(int status) { return WEXITSTATUS(status); }
 int cferry_wait_signal(int status) { return WTERMSIG(status); }
+
+int cferry_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }

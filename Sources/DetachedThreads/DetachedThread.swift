@@ -1,3 +1,5 @@
+internal import CFerrySystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -33,11 +35,7 @@ package enum DetachedThread {
     var thread = pthread_t()
     let created = pthread_create(&thread, &attributes, { context in
       let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
-      if let setName = DetachedThread.setName {
-        var name = Array(work.name.utf8.prefix(15)).map { CChar(bitPattern: $0) }
-        name.append(0)
-        _ = setName(pthread_self(), name)
-      }
+      _ = work.name.withCString { cferry_set_thread_name($0) }
       work.body()
       return nil
     }, context)
@@ -47,13 +45,6 @@ package enum DetachedThread {
     }
     return true
   }
-
-  /// `pthread_setname_np(3)`, which the C library has but its Swift module does not show;
-  /// `nil` where it cannot be found (threads then keep the process's name).
-  private static let setName: (@convention(c) (pthread_t, UnsafePointer<CChar>?) -> Int32)? =
-    dlsym(nil, "pthread_setname_np").map {
-      unsafeBitCast($0, to: (@convention(c) (pthread_t, UnsafePointer<CChar>?) -> Int32).self)
-    }
 
   /// What a new thread runs, handed to it through `pthread_create`'s context pointer.
   private final class Work {

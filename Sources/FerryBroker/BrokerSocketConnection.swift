@@ -1,4 +1,5 @@
 import FerryProtocol
+import FerrySystem
 import Foundation
 import Logging
 import NIOCore
@@ -237,7 +238,7 @@ struct BrokerSocketConnection {
       channel.writeAndFlush(ByteBuffer(), promise: barrier)
       _ = try? await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await barrier.futureResult.get() }
-        group.addTask { try await Task.sleep(for: .seconds(2)) }
+        group.addTask { try await Task.sleep(for: .seconds(2), clock: .timerThread) }
         try await group.next()
         group.cancelAll()
       }

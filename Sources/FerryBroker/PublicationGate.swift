@@ -1,3 +1,4 @@
+import FerrySystem
 import Synchronization
 
 /// How far a pasteboard's changes have been published on the X selection it is bound to,
@@ -56,7 +57,7 @@ final class PublicationGate: Sendable {
         return
       }
       let timer = Task {
-        do { try await Task.sleep(for: limit) } catch { return }  // published first
+        do { try await Task.sleep(for: limit, clock: .timerThread) } catch { return }  // published first
         let expired = state.withLock { $0.waiters.removeValue(forKey: key) }
         expired?.continuation.resume(returning: false)
       }

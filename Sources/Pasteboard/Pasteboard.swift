@@ -1,4 +1,5 @@
 import CoreTransferable
+import FerrySystem
 import FoundationEssentials
 import Synchronization
 import UniformTypeIdentifiers
@@ -293,7 +294,7 @@ public final class Pasteboard: Sendable {
         return true
       }
       group.addTask {
-        try? await Task.sleep(for: limit)
+        try? await Task.sleep(for: limit, clock: .timerThread)
         return false
       }
       let first = await group.next() ?? true

@@ -91,8 +91,8 @@ extension Ferry {
     }
 
     mutating func runBlocking() throws {
-      // Before any thread starts: large blocks freed are given back (docs/PERFORMANCE.md).
-      HeapRelease.configure()
+      // Before any thread or task starts (docs/PERFORMANCE.md, "Memory", "Daemon at rest").
+      BrokerDaemon.prepareProcess()
       var environment = ProcessInfo.processInfo.environment
       if let display { environment["DISPLAY"] = display }
       let settings = try effectiveConfiguration(environment)

@@ -1,6 +1,6 @@
 // What FerrySystem needs from the C library and Swift cannot import: names glibc declares
 // only under _GNU_SOURCE (which Swift's Glibc module is built without), and the wait-status
-// macros. Only FerrySystem imports this module.
+// macros. FerrySystem imports this module, and DetachedThreads for thread names.
 #ifndef CFERRYSYSTEM_H
 #define CFERRYSYSTEM_H
 
@@ -18,5 +18,10 @@ int cferry_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, 
 int cferry_wait_exited(int status);
 int cferry_wait_exit_status(int status);
 int cferry_wait_signal(int status);
+
+// Names the calling thread (prctl(2) PR_SET_NAME: at most 15 bytes kept), as
+// pthread_setname_np(3) would; both are out of Swift's reach (a variadic function, a
+// _GNU_SOURCE name). Returns 0 on success.
+int cferry_set_thread_name(const char *name);
 
 #endif

@@ -13,7 +13,9 @@ extension PasteboardItem {
   public func escapedText(_ form: EscapedTextForm) async throws -> PasteboardPayload {
     let task = escaped.withLock { tasks in
       if let task = tasks[form] { return task }
-      let task = Task(executorPreference: globalConcurrentExecutor) { [self] in
+      // An unstructured task, on the global executor whatever the caller prefers (see
+      // `produce(_:route:)`).
+      let task = Task { [self] in
         let utf8 = try await payload(for: .utf8PlainText)
         do {
           return try TextEncodingConverter.escapedText(

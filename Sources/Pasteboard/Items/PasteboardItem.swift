@@ -133,7 +133,10 @@ public final class PasteboardItem: Sendable {
       if let running = tasks[type] { return (running, limit) }
       // On the global executor whatever the caller prefers: a provider or a conversion may
       // take long, and must not hold up a caller's own executor (the broker's event loop).
-      let task = Task(executorPreference: globalConcurrentExecutor) { [self] in
+      // An unstructured task does not inherit the caller's preference; naming
+      // `globalConcurrentExecutor` instead would be Dispatch's pool even where the process
+      // has installed a global executor of its own (the broker's EventLoopGlobalExecutor).
+      let task = Task { [self] in
         try await self.run(route, representation: representation)
       }
       tasks[type] = task

@@ -1,3 +1,4 @@
+import FerrySystem
 import Synchronization
 
 /// Waiting for a task with a deadline, without waiting for the task to notice cancellation.
@@ -32,7 +33,7 @@ enum TimeLimit {
         do { resume(.success(try await task.value)) } catch { resume(.failure(error)) }
       }
       let sleeper = Task {
-        do { try await Task.sleep(for: limit) } catch { return }  // cancelled: the value came first
+        do { try await Task.sleep(for: limit, clock: .timerThread) } catch { return }  // cancelled: the value came first
         resume(.failure(timeoutError()))
         waiter.cancel()
       }

@@ -190,7 +190,7 @@ enum ChildProcess {
       do {
         return try launch.spawn()
       } catch .textFileBusy where attempt < textBusyAttempts {
-        try? await Task.sleep(for: .milliseconds(10 * attempt))
+        try? await Task.sleep(for: .milliseconds(10 * attempt), clock: .timerThread)
         attempt += 1
       } catch {
         throw LaunchError.failed(call: "posix_spawn", error)
