@@ -7,16 +7,21 @@ import Testing
 /// extension when that is another type, as Apple documents.
 @Suite("Imported type substitution")
 struct ImportSubstitutionTests {
+  /// Writes a declaration file and loads it into the shared registry, expecting no problem.
+  func loadShared(_ json: String, as name: String, in directory: String) throws {
+    let path = try write(json, to: name, in: directory)
+    #expect(UTType.loadDeclarations(from: path).isEmpty)
+  }
+
   @Test func anExportedOwnerOfThePreferredExtensionIsSubstituted() throws {
     try withTemporaryDirectory { directory in
       let owner = "org.ferrytests.substitute.owner"
       let guest = "org.ferrytests.substitute.guest"
-      let path = try write(
+      try loadShared(
         try declarationJSON(
           exported: [entry(owner, conformsTo: ["public.json"], extensions: ["ftsubst"])],
           imported: [entry(guest, conformsTo: ["public.data"], extensions: ["ftsubst", "ftguest"])]),
-        to: "substitute.json", in: directory)
-      #expect(UTType.loadDeclarations(from: path).isEmpty)
+        as: "substitute.json", in: directory)
       #expect(UTType(guest)?.identifier == guest)
       #expect(UTType(importedAs: guest).identifier == owner)
       #expect(UTType(importedAs: guest, conformingTo: .json).identifier == owner)
@@ -28,10 +33,9 @@ struct ImportSubstitutionTests {
   @Test func aSystemOwnerIsSubstituted() throws {
     try withTemporaryDirectory { directory in
       let guest = "org.ferrytests.substitute.json-like"
-      let path = try write(
+      try loadShared(
         try declarationJSON(imported: [entry(guest, extensions: ["json"])]),
-        to: "json-like.json", in: directory)
-      #expect(UTType.loadDeclarations(from: path).isEmpty)
+        as: "json-like.json", in: directory)
       #expect(UTType(importedAs: guest) == .json)
     }
   }
@@ -39,10 +43,9 @@ struct ImportSubstitutionTests {
   @Test func aTypeOwningItsPreferredExtensionKeepsItsIdentifier() throws {
     try withTemporaryDirectory { directory in
       let alone = "org.ferrytests.substitute.alone"
-      let path = try write(
+      try loadShared(
         try declarationJSON(imported: [entry(alone, extensions: ["ftalone"])]),
-        to: "alone.json", in: directory)
-      #expect(UTType.loadDeclarations(from: path).isEmpty)
+        as: "alone.json", in: directory)
       #expect(UTType(importedAs: alone).identifier == alone)
       // Declared only in code: no extension, nothing to substitute.
       let code = UTType(importedAs: "org.ferrytests.substitute.code-only", conformingTo: .text)
@@ -56,15 +59,13 @@ struct ImportSubstitutionTests {
     try withTemporaryDirectory { directory in
       let guest = "org.ferrytests.substitute.late-guest"
       let owner = "org.ferrytests.substitute.late-owner"
-      let imported = try write(
+      try loadShared(
         try declarationJSON(imported: [entry(guest, extensions: ["ftlateowner"])]),
-        to: "guest.json", in: directory)
-      #expect(UTType.loadDeclarations(from: imported).isEmpty)
+        as: "guest.json", in: directory)
       #expect(UTType(importedAs: guest).identifier == guest)
-      let exported = try write(
+      try loadShared(
         try declarationJSON(exported: [entry(owner, extensions: ["ftlateowner"])]),
-        to: "owner.json", in: directory)
-      #expect(UTType.loadDeclarations(from: exported).isEmpty)
+        as: "owner.json", in: directory)
       #expect(UTType(importedAs: guest).identifier == owner)
     }
   }
