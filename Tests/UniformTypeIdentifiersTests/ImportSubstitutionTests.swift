@@ -70,3 +70,21 @@ struct ImportSubstitutionTests {
     }
   }
 }
+
+/// `UTType(identifier:allowUndeclared:)`, from Apple's iOS and macOS 27 SDKs.
+@Suite("Undeclared identifiers")
+struct UndeclaredIdentifierTests {
+  @Test func undeclaredIdentifiersOnlyWhenAllowed() throws {
+    let identifier = "org.ferrytests.undeclared.kept"
+    #expect(UTType(identifier: identifier, allowUndeclared: false) == nil)
+    let kept = try #require(UTType(identifier: identifier, allowUndeclared: true))
+    #expect(kept.identifier == identifier)
+    #expect(!kept.isDeclared && !kept.isDynamic)
+    #expect(!kept.conforms(to: .data))
+    #expect(UTType(identifier: "not an identifier", allowUndeclared: true) == nil)
+    #expect(UTType(identifier: "PUBLIC.PNG", allowUndeclared: false) == .png)
+    // The value follows a later declaration.
+    _ = UTType(exportedAs: identifier, conformingTo: .json)
+    #expect(kept.isDeclared && kept.conforms(to: .json))
+  }
+}
