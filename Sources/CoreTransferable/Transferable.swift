@@ -41,7 +41,8 @@ import UniformTypeIdentifiers
 /// Values need not be `Sendable`, as on Apple's platforms: a value is only ever handed to the
 /// `@Sendable` closures of its own representations. The type's metatype is shared between
 /// tasks, so the protocol refines `SendableMetatype`: a conformance cannot be isolated to a
-/// global actor.
+/// global actor. (Apple's current SDK refines `Sendable`; generic code that sends values
+/// between tasks writes `T: Transferable & Sendable`, which compiles against both.)
 public protocol Transferable: SendableMetatype {
   /// The type of the representation that describes how values of this type transfer.
   ///

@@ -82,3 +82,15 @@ extension UTTagClass {
     try container.encode(rawValue)
   }
 }
+
+extension UTTagClass: CustomStringConvertible, CustomDebugStringConvertible {
+  /// The tag class identifier, as Apple's framework prints it.
+  ///
+  /// ```swift
+  /// print(UTTagClass.mimeType)   // public.mime-type
+  /// ```
+  public var description: String { rawValue }
+
+  /// The tag class identifier.
+  public var debugDescription: String { rawValue }
+}

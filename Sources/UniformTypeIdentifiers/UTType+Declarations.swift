@@ -1,9 +1,11 @@
 extension UTType {
   /// The type your program owns and exports, declared here if no file declares it.
   ///
-  /// A declaration file's exported declaration of the same identifier takes precedence;
-  /// otherwise this call declares the type, conforming to `parent` (or `public.data`).
-  /// Identifiers in the system's reserved namespaces are not declared this way.
+  /// A declaration file's declaration of the same identifier, exported or imported, takes
+  /// precedence, with its tags, description and parents, as an Info.plist's does on Apple's
+  /// systems; otherwise this call declares the type, conforming to `parent` (or
+  /// `public.data`), with no tags. Identifiers in the system's reserved namespaces are not
+  /// declared this way.
   ///
   /// ```swift
   /// extension UTType {
@@ -22,20 +24,34 @@ extension UTType {
 
   /// A type owned by someone else that your program uses, declared here if nothing else does.
   ///
-  /// Any exported declaration of the identifier — from a file, from code, loaded before or
-  /// after this call — takes precedence, and the returned value follows it: properties are
-  /// resolved whenever they are read.
+  /// Any file's declaration of the identifier — exported or imported, loaded before or after
+  /// this call — and any exported declaration in code take precedence, and the returned value
+  /// follows them: properties are resolved whenever they are read.
+  ///
+  /// As Apple's does, the result is a type *functionally equivalent* to the one requested,
+  /// not always that type: when the type's preferred filename extension is preferentially
+  /// claimed by another type that conforms to `parent` (a system type, or a type declared
+  /// with more precedence), that other type is returned. Evaluate it where you use it (a
+  /// computed `static var`), not once: the answer follows the declarations loaded.
   ///
   /// ```swift
-  /// let markdown = UTType(importedAs: "net.daringfireball.markdown", conformingTo: .plainText)
+  /// extension UTType {
+  ///   static var markdown: UTType {
+  ///     UTType(importedAs: "net.daringfireball.markdown", conformingTo: .plainText)
+  ///   }
+  /// }
   /// ```
   ///
   /// - Parameters:
   ///   - identifier: The type's identifier.
-  ///   - parent: The type it conforms to; `public.data` when `nil`.
+  ///   - parent: The type it conforms to; `public.data` when `nil`. A substitute must
+  ///     conform to it.
   public init(importedAs identifier: String, conformingTo parent: UTType? = nil) {
     TypeRegistry.shared.declareInCode(identifier: identifier, parent: parent?.identifier, exported: false)
     self.init(identifier: identifier)
+    if let owner = TypeRegistry.shared.importSubstitute(forKey: key, conformingTo: parent?.key) {
+      self.init(record: owner)
+    }
   }
 
   private init(identifier: String) {

@@ -115,6 +115,33 @@ public struct UTType: Sendable {
     self.init(record: record)
   }
 
+  /// Looks up the type with an identifier, or, when `allowUndeclared` is `true`, keeps the
+  /// identifier of a type nobody declares.
+  ///
+  /// An undeclared type made this way is neither declared nor dynamic and conforms to nothing
+  /// but itself until something declares it; it is what decoding a `UTType` gives. (New in
+  /// Apple's iOS and macOS 27 SDKs.)
+  ///
+  /// ```swift
+  /// UTType(identifier: "org.example.unknown", allowUndeclared: false)   // nil
+  /// UTType(identifier: "org.example.unknown", allowUndeclared: true)?.isDeclared   // false
+  /// UTType(identifier: "not an identifier", allowUndeclared: true)     // nil
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - identifier: The type's identifier.
+  ///   - allowUndeclared: Whether to return a type for an identifier nobody declares.
+  /// - Returns: `nil` when `identifier` is not a well-formed type identifier, or is undeclared
+  ///   and `allowUndeclared` is `false`.
+  public init?(identifier: String, allowUndeclared: Bool) {
+    if let declared = UTType(identifier) {
+      self = declared
+      return
+    }
+    guard allowUndeclared, TypeIdentifier.isValid(identifier) else { return nil }
+    self.init(uncheckedIdentifier: identifier)
+  }
+
   var record: TypeRecord? { systemRecord ?? TypeRegistry.shared.record(forKey: key) }
 }
 

@@ -165,8 +165,9 @@ struct DeclarationPrecedenceTests {
     #expect(!png.conforms(to: .audio))
   }
 
-  /// Identifiers resolve to the lowest layer that declares them: exported file, exported
-  /// code, imported file, imported code.
+  /// Identifiers resolve to the lowest layer that declares them: exported file, imported
+  /// file, exported code, imported code. Code stands in for the Info.plist declaration that
+  /// Apple's `UTType(exportedAs:)` finds, so any file beats it.
   @Test func identifierLayersInOrder() throws {
     try withTemporaryDirectory { directory in
       let identifier = "org.ferrytests.precedence.layers"
@@ -177,16 +178,17 @@ struct DeclarationPrecedenceTests {
       #expect(layer() == .importedCode)
       #expect(registry.conforms(identifier, to: "public.text"))
 
+      registry.declareInCode(identifier: identifier, parent: "public.audio", exported: true)
+      #expect(layer() == .exportedCode)
+      #expect(registry.conforms(identifier, to: "public.audio"))
+
       let imported = try write(
         try declarationJSON(imported: [entry(identifier, conformsTo: ["public.image"])]),
         to: "imported.json", in: directory)
       #expect(registry.loadDeclarations(from: imported, allowingExampleNamespace: false).isEmpty)
       #expect(layer() == .importedFile)
       #expect(registry.conforms(identifier, to: "public.image"))
-
-      registry.declareInCode(identifier: identifier, parent: "public.audio", exported: true)
-      #expect(layer() == .exportedCode)
-      #expect(registry.conforms(identifier, to: "public.audio"))
+      #expect(!registry.conforms(identifier, to: "public.audio"))
 
       let exported = try write(
         try declarationJSON(exported: [entry(identifier, conformsTo: ["public.movie"])]),
@@ -194,7 +196,31 @@ struct DeclarationPrecedenceTests {
       #expect(registry.loadDeclarations(from: exported, allowingExampleNamespace: false).isEmpty)
       #expect(layer() == .exportedFile)
       #expect(registry.conforms(identifier, to: "public.movie"))
-      #expect(!registry.conforms(identifier, to: "public.audio"))
+      #expect(!registry.conforms(identifier, to: "public.image"))
+    }
+  }
+
+  /// Apple's `UTType(exportedAs:)` takes tags and a description from a declaration, never from
+  /// code; here any declaration file of the identifier gives them, loaded before or after.
+  @Test(arguments: [false, true])
+  func typeDeclaredInCodeTakesTagsFromAFile(fileFirst: Bool) throws {
+    try withTemporaryDirectory { directory in
+      let identifier = "org.ferrytests.precedence.code-tags-\(fileFirst)"
+      let path = try write(
+        try declarationJSON(imported: [
+          entry(
+            identifier, conformsTo: ["public.json"], extensions: ["ftcodetags\(fileFirst)"],
+            mimeTypes: ["application/x-ferrytests-code-tags-\(fileFirst)"], description: "Tagged")
+        ]), to: "tags.json", in: directory)
+      if fileFirst { #expect(UTType.loadDeclarations(from: path).isEmpty) }
+      let type = UTType(exportedAs: identifier, conformingTo: .data)
+      if !fileFirst { #expect(UTType.loadDeclarations(from: path).isEmpty) }
+      #expect(type.preferredFilenameExtension == "ftcodetags\(fileFirst)")
+      #expect(type.preferredMIMEType == "application/x-ferrytests-code-tags-\(fileFirst)")
+      #expect(type.localizedDescription == "Tagged")
+      #expect(type.conforms(to: .json))
+      #expect(UTType(filenameExtension: "ftcodetags\(fileFirst)") == type)
+      #expect(type._declarationSource == "imported declaration file")
     }
   }
 

@@ -2,7 +2,8 @@ extension UTType {
   /// A problem in a type declaration file: which file, which entry, and what is wrong.
   ///
   /// Loading goes on past every problem: the entry (or the one conformance) at fault is left
-  /// out and everything else loads.
+  /// out and everything else loads. A conformance to a type nobody declares yet is the
+  /// exception: it is kept, and reported only while that type stays undeclared.
   ///
   /// ```swift
   /// for problem in UTType.loadDeclarations(from: "/etc/ferry/types/broken.json") {
@@ -24,7 +25,10 @@ extension UTType {
       case reservedNamespace(identifier: String, namespace: String)
       /// The identifier is a system type, which a file cannot redeclare.
       case systemType(String)
-      /// `UTTypeConformsTo` names a type nobody declares; that conformance is dropped.
+      /// `UTTypeConformsTo` names a type nobody declares yet. The conformance is kept and
+      /// counts from the moment a file or code declares that type, as Apple resolves
+      /// conformance when asked; ``UTType/declarationDiagnostics`` lists it only while the
+      /// type is still undeclared.
       case unknownParent(identifier: String, parent: String)
       /// The conformances form a cycle; the conformance that closes it is dropped.
       case conformanceCycle([String])
@@ -61,7 +65,7 @@ extension UTType {
       case .systemType(let identifier):
         return "\(place): '\(identifier)' is a system type and cannot be redeclared; ignored"
       case .unknownParent(let identifier, let parent):
-        return "\(place): '\(identifier)' conforms to unknown type '\(parent)'; conformance dropped"
+        return "\(place): '\(identifier)' conforms to '\(parent)', which nothing declares yet"
       case .conformanceCycle(let cycle):
         return "\(place): conformance cycle \(cycle.joined(separator: " → ")); last conformance dropped"
       }

@@ -59,10 +59,13 @@ package enum DeclarationLayer: Int, Comparable, Sendable {
   case system
   /// An exported declaration in a file (`UTExportedTypeDeclarations`).
   case exportedFile
-  /// `UTType(exportedAs:conformingTo:)` in Swift code.
-  case exportedCode
   /// An imported declaration in a file (`UTImportedTypeDeclarations`).
   case importedFile
+  /// `UTType(exportedAs:conformingTo:)` in Swift code. Below every file: on Apple's systems
+  /// the call declares nothing, it finds the declaration an Info.plist makes, and a
+  /// declaration file is that Info.plist here. Code stands in only where no file declares
+  /// the type.
+  case exportedCode
   /// `UTType(importedAs:conformingTo:)` in Swift code.
   case importedCode
   /// The freedesktop shared-mime-info database.

@@ -86,8 +86,31 @@ package final class TypeRegistry: Sendable {
   /// Whether the MIME database has been read.
   package var isMIMEDatabaseLoaded: Bool { state.withLock { $0.mime != nil } }
 
-  /// Every declaration problem seen so far.
-  package var diagnostics: [UTType.DeclarationDiagnostic] { state.withLock { $0.diagnostics } }
+  /// Every declaration problem seen so far, and every conformance of a declaration file to a
+  /// type that nothing declares now.
+  package var diagnostics: [UTType.DeclarationDiagnostic] {
+    state.withLock { state in
+      state.diagnostics
+        + undeclaredParents(of: state.declared.filter { $0.file != nil }, in: state.overlay)
+    }
+  }
+
+  /// One `unknownParent` diagnostic for each conformance of `entries` to a type that neither
+  /// the system, `overlay` nor a `dyn.` identifier declares at this moment.
+  func undeclaredParents(
+    of entries: [DeclaredEntry], in overlay: TypeCatalog
+  ) -> [UTType.DeclarationDiagnostic] {
+    entries.flatMap { entry in
+      entry.declaration.conformsTo.compactMap { parent -> UTType.DeclarationDiagnostic? in
+        let key = TypeIdentifier.key(parent)
+        if system.records[key] != nil || overlay.records[key] != nil { return nil }
+        if TypeIdentifier.isValid(parent), DynamicIdentifier.decode(parent) != nil { return nil }
+        return .init(
+          file: entry.file ?? "code", entry: entry.entry,
+          problem: .unknownParent(identifier: entry.declaration.identifier, parent: parent))
+      }
+    }
+  }
 
   // MARK: Writing (called with `writer` held)
 
@@ -163,7 +186,7 @@ package final class TypeRegistry: Sendable {
             file: file.path, entry: item.entry))
       }
     }
-    diagnostics += checkParents(&declared, from: firstNew)
+    loadMIMEDatabaseForParents(of: declared[firstNew...])
     diagnostics += breakCycles(&declared, from: firstNew)
     state.withLock {
       $0.declared = declared
@@ -172,33 +195,16 @@ package final class TypeRegistry: Sendable {
     rebuild()
   }
 
-  /// Drops conformances to types nobody declares, reporting each.
-  private func checkParents(
-    _ declared: inout [DeclaredEntry], from firstNew: Int
-  ) -> [UTType.DeclarationDiagnostic] {
-    var diagnostics: [UTType.DeclarationDiagnostic] = []
-    let declaredKeys = Set(declared.map { TypeIdentifier.key($0.declaration.identifier) })
-    for index in firstNew..<declared.count {
-      let identifier = declared[index].declaration.identifier
-      declared[index].declaration.conformsTo = declared[index].declaration.conformsTo.filter {
-        parent in
-        let key = TypeIdentifier.key(parent)
-        if system.records[key] != nil || declaredKeys.contains(key) { return true }
-        if TypeIdentifier.isValid(parent), DynamicIdentifier.decode(parent) != nil { return true }
-        if key.hasPrefix(SharedMIMEDatabase.derivedPrefix) {
-          loadMIMEDatabaseIfNeeded()
-          if state.withLock({ $0.mime?.entries.contains { TypeIdentifier.key($0.declaration.identifier) == key } ?? false }) {
-            return true
-          }
-        }
-        diagnostics.append(
-          .init(
-            file: declared[index].file ?? "code", entry: declared[index].entry,
-            problem: .unknownParent(identifier: identifier, parent: parent)))
-        return false
+  /// Reads the MIME database when a new entry conforms to a type derived from it, so that the
+  /// conformance resolves at once. Parents nobody declares yet are kept: conformance is
+  /// resolved when asked, so a type a later file or later code declares counts from then on.
+  private func loadMIMEDatabaseForParents(of declared: ArraySlice<DeclaredEntry>) {
+    let needsDatabase = declared.contains { entry in
+      entry.declaration.conformsTo.contains {
+        TypeIdentifier.key($0).hasPrefix(SharedMIMEDatabase.derivedPrefix)
       }
     }
-    return diagnostics
+    if needsDatabase { loadMIMEDatabaseIfNeeded() }
   }
 
   /// Finds conformance cycles among declarations and drops the conformance closing each one.
@@ -264,9 +270,13 @@ package final class TypeRegistry: Sendable {
       loadSearchPathIfNeeded()
       let declaration = TypeDeclaration(
         identifier: identifier, conformsTo: [parent ?? "public.data"])
+      var declared = state.withLock { $0.declared }
+      declared.append(
+        DeclaredEntry(declaration: declaration, layer: layer, file: nil, entry: identifier))
+      let diagnostics = breakCycles(&declared, from: declared.count - 1)
       state.withLock {
-        $0.declared.append(
-          DeclaredEntry(declaration: declaration, layer: layer, file: nil, entry: identifier))
+        $0.declared = declared
+        $0.diagnostics += diagnostics
       }
       rebuild()
     }
@@ -289,7 +299,12 @@ package final class TypeRegistry: Sendable {
       loadSearchPathIfNeeded()
       let before = state.withLock { $0.diagnostics.count }
       admit(files, allowingExampleNamespace: allowingExampleNamespace)
-      return state.withLock { Array($0.diagnostics[before...]) }
+      let paths = Set(files.map(\.path))
+      return state.withLock { state in
+        Array(state.diagnostics[before...])
+          + undeclaredParents(of: state.declared.filter { $0.file.map(paths.contains) ?? false },
+            in: state.overlay)
+      }
     }
   }
 }
