@@ -2,6 +2,7 @@
 // (docs/PERFORMANCE.md). Run through Scripts/bench-x11 (release build):
 //
 //   X11Benchmark [--rounds N] [--only large|small|chunks|OWNER-READER] [--compare LABEL=PATH]
+//                [--xvfb DISPLAY=PID]
 //
 // Every owner runs in a process of its own (Ferry's is this executable's `--serve` mode).
 // Each round runs every contender once, in turn (the first contender moves by one each
@@ -21,7 +22,7 @@ import X11Selections
 #endif
 
 let usage =
-  "usage: X11Benchmark [--rounds N] [--only large|small|chunks|OWNER-READER] [--compare LABEL=PATH]\n"
+  "usage: X11Benchmark [--rounds N] [--only large|small|chunks|OWNER-READER] [--compare LABEL=PATH] [--xvfb DISPLAY=PID]\n"
 if CommandLine.arguments.dropFirst().first == ServeMode.flag {
   try await ServeMode.run(Array(CommandLine.arguments.dropFirst(2)))
 }
@@ -35,6 +36,8 @@ var rounds = Int(ProcessInfo.processInfo.environment["FERRY_BENCH_RUNS"] ?? "9")
 var sections: Set<String> = ["large", "small"]
 var only: Bench.LargeCase?
 var compared: Owner?
+/// A server the caller started: its display name and process id.
+var givenServer: (name: String, processIdentifier: Int32)?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch (argument, arguments.popFirst()) {
@@ -42,6 +45,13 @@ while let argument = arguments.popFirst() {
   case ("--compare", let value?) where value.contains("="):
     let (label, path) = (value.prefix { $0 != "=" }, value.drop { $0 != "=" }.dropFirst())
     compared = .ferry(executable: String(path), label: "Ferry \(label)")
+  case ("--xvfb", let value?) where value.contains("="):
+    let (name, pid) = (value.prefix { $0 != "=" }, value.drop { $0 != "=" }.dropFirst())
+    guard let processIdentifier = Int32(pid) else {
+      FileHandle.standardError.write(Data(usage.utf8))
+      exit(2)
+    }
+    givenServer = (String(name), processIdentifier)
   case ("--only", let value?):
     let parts = value.split(separator: "-").map(String.init)
     let owners = ["ferry": ferry, "xclip": Owner.xclip]
@@ -66,14 +76,17 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
 
-let xvfb = try XvfbServer.shared()
-let reader = try X11Display(name: xvfb.name)
+let server = try givenServer ?? {
+  let xvfb = try XvfbServer.shared()
+  return (xvfb.name, xvfb.processIdentifier)
+}()
+let reader = try X11Display(name: server.name)
 let bench = Bench(
-  display: xvfb.name, xvfb: xvfb.processIdentifier, reader: reader,
+  display: server.name, xvfb: server.processIdentifier, reader: reader,
   readerThread: try await CPUTime.xThreadID(of: reader), directory: directory,
   ferryOwners: [ferry] + (compared.map { [$0] } ?? []))
 
-print("Xvfb \(xvfb.name), release build, \(rounds) interleaved rounds after one warm-up, medians")
+print("Xvfb \(server.name), release build, \(rounds) interleaved rounds after one warm-up, medians")
 if sections.contains("large") {
   try await bench.large(rounds: rounds, only: only)
 }

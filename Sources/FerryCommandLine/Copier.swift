@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Dispatch
 import UniformTypeIdentifiers
+import X11Selections
 
 #if canImport(Glibc)
   import Glibc
@@ -61,12 +62,15 @@ public enum Paster {
   public static func paste(_ request: PasteRequest, to descriptor: Int32) throws {
     try validate(request)
     if try BrokerConnector.paste(request, to: descriptor) { return }
-    let direct = try directSelection(request)
+    let (selection, display) = try directSource(request)
     // Plain text, the common paste, is asked for at once, as xsel does: no TARGETS round trip
     // and no type tables. Any other answer takes the general way.
-    if request.preferences.first == TypeArgument.textIdentifier, try direct.pasteUTF8Text(to: descriptor) {
+    if request.preferences.first == TypeArgument.textIdentifier,
+      try DirectSelection.pasteUTF8Text(selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
+    {
       return
     }
+    let direct = try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
     let preferences = request.preferences.map(TypeArgument.type(forIdentifier:))
     try runBlocking { _ = try await direct.paste(preferences: preferences, to: descriptor) }
   }
@@ -86,6 +90,12 @@ public enum Paster {
   }
 
   private static func directSelection(_ request: PasteRequest) throws -> DirectSelection {
+    let (selection, display) = try directSource(request)
+    return try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
+  }
+
+  /// The selection a paste without a broker reads, and the display (`$DISPLAY`).
+  private static func directSource(_ request: PasteRequest) throws -> (Selection, String?) {
     guard let selection = SelectionName.forPasteboard(request.pasteboard) else {
       throw CommandFailure(
         "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",
@@ -99,7 +109,7 @@ public enum Paster {
         "no display and no broker; pbpaste does not ask the terminal for its clipboard (most terminals refuse OSC 52 reads)",
         status: .noDisplayNoBroker)
     }
-    return try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
+    return (selection, display)
   }
 }
 

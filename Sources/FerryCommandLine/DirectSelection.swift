@@ -49,13 +49,24 @@ public struct DirectSelection: Sendable {
   }
 
   /// Writes the owner's `UTF8_STRING` to `descriptor`, asked for without looking at its
-  /// targets first, and waited for on this thread (no task is started).
+  /// targets first, on a display opened for this read and all on this thread (no task and
+  /// no X thread are started).
   ///
   /// - Returns: `false`, having written nothing, when the owner refuses `UTF8_STRING`.
-  /// - Throws: ``CommandFailure``: status 1 when nobody owns the selection, 4 on a timeout.
-  public func pasteUTF8Text(to descriptor: Int32) throws -> Bool {
+  /// - Throws: ``CommandFailure``: status 1 when nobody owns the selection, 3 when there is
+  ///   no display, 4 on a timeout.
+  public static func pasteUTF8Text(
+    _ selection: Selection, displayName: String?, stepTimeout: Duration, to descriptor: Int32
+  ) throws -> Bool {
     do {
-      _ = try display.readWaiting(selection, target: "UTF8_STRING", into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
+      _ = try X11Display.readOnce(
+        display: displayName, selection, target: "UTF8_STRING", into: .fileDescriptor(descriptor),
+        stepTimeout: stepTimeout,
+        lostInsideXlib: {
+          let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "pbpaste"
+          reportError(program, "the connection to the X display was lost")
+          exit(ExitStatus.io.rawValue)
+        })
       return true
     } catch let error as X11Error {
       if case .refused = error { return false }

@@ -157,6 +157,37 @@ public final class X11Display: Sendable {
     return try outcome.withLock { $0! }.get()
   }
 
+  /// ``readWaiting(_:target:into:stepTimeout:byteLimit:)`` on a display opened for this one
+  /// read and closed after it, all on the calling thread: for a command that reads once and
+  /// exits (`pbpaste` without a broker). No thread is started, so no step waits for another
+  /// thread to be scheduled (docs/PERFORMANCE.md, "Command-line tools").
+  ///
+  /// - Parameters:
+  ///   - name: The display name (`:0`); `nil` for `$DISPLAY`.
+  ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call
+  ///     (Xlib does not return from that); a loss it reports otherwise fails the read.
+  /// - Throws: ``X11Error/cannotOpenDisplay(_:)``, or as
+  ///   ``read(_:target:into:stepTimeout:byteLimit:)``.
+  public static func readOnce(
+    display name: String?, _ selection: Selection, target: String, into sink: SelectionSink = .memory,
+    stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil,
+    lostInsideXlib: @escaping @Sendable () -> Never
+  ) throws -> SelectionData {
+    let loop = try X11EventLoop(onCallingThread: (), lostInsideXlib: lostInsideXlib)
+    let outcome = Mutex<Result<SelectionData, any Error>?>(nil)
+    let once = Once<SelectionData> { result in outcome.withLock { $0 = result } }
+    try loop.runOnCallingThread(
+      display: name,
+      start: { session in
+        let connection = session.connection
+        session.reader.start(
+          selection: connection.atom(selection), target: connection.atom(target), sink: sink,
+          stepTimeout: stepTimeout, budget: byteLimit, once: once)
+      },
+      until: { outcome.withLock { $0 != nil } })
+    return try outcome.withLock { $0 ?? .failure(X11Error.connectionLost) }.get()
+  }
+
   /// The targets the owner of `selection` offers, in its order, each once: the first
   /// ``SelectionOffer/maximumTargets`` of them, and past those the
   /// ``SelectionOffer/wellKnownTargets`` only.

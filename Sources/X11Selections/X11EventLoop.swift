@@ -37,19 +37,17 @@ final class X11EventLoop: Sendable {
   /// Signalled when the thread has ended (and left signalled).
   private let finished = DispatchSemaphore(value: 0)
   private let xThread = Mutex<pthread_t?>(nil)
+  /// For a loop on the calling thread: what ends the process when Xlib finds the connection
+  /// dead inside a call (that thread cannot end alone, as the X thread of a display does).
+  let lostInsideXlib: (@Sendable () -> Never)?
 
   /// Opens `display` (or `$DISPLAY`) on a new thread and returns once it is open.
   ///
   /// - Parameter clock: What the thread's deadlines are measured in.
   /// - Throws: ``X11Error`` when the display cannot be opened.
   init(display: String?, clock: DeadlineClock = .continuous) throws {
-    do throws(Errno) {
-      (wakeDescriptor, wakeWriter) = try FileDescriptor.closeOnExecPipe()
-      try wakeDescriptor.setNonBlocking()
-      try wakeWriter.setNonBlocking()
-    } catch {
-      throw X11Error.cannotOpenDisplay("(no pipe: \(error))")
-    }
+    (wakeDescriptor, wakeWriter) = try Self.wakePipe()
+    lostInsideXlib = nil
     let opened = Mutex<Result<Void, X11Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
     let started = DetachedThread.start(name: "ferry-x11") { [self] in
@@ -74,6 +72,41 @@ final class X11EventLoop: Sendable {
     if case .failure(let error) = opened.withLock({ $0 })! {
       throw error  // deinit closes the pipe
     }
+  }
+
+  /// A loop whose X thread is the calling thread, for one transfer of a command: nothing
+  /// runs until ``runOnCallingThread(display:clock:start:until:)``, on this thread.
+  ///
+  /// - Parameter lostInsideXlib: Ends the process when Xlib finds the connection dead inside
+  ///   a call, which Xlib does not return from.
+  init(onCallingThread: Void, lostInsideXlib: @escaping @Sendable () -> Never) throws {
+    (wakeDescriptor, wakeWriter) = try Self.wakePipe()
+    self.lostInsideXlib = lostInsideXlib
+    xThread.withLock { $0 = pthread_self() }
+  }
+
+  private static func wakePipe() throws(X11Error) -> (FileDescriptor, FileDescriptor) {
+    do throws(Errno) {
+      let (reader, writer) = try FileDescriptor.closeOnExecPipe()
+      try reader.setNonBlocking()
+      try writer.setNonBlocking()
+      return (reader, writer)
+    } catch {
+      throw X11Error.cannotOpenDisplay("(no pipe: \(error))")
+    }
+  }
+
+  /// Opens `display` on the calling thread — the one this loop was made on — gives the
+  /// session to `start`, and serves the connection on this thread until `isDone()` holds
+  /// after a step; then closes it. No thread is started and no result crosses threads.
+  ///
+  /// - Throws: ``X11Error`` when the display cannot be opened.
+  func runOnCallingThread(
+    display: String?, clock: DeadlineClock = .continuous, start: (X11Session) -> Void, until isDone: () -> Bool
+  ) throws {
+    let session = try X11Session(display: display, loop: self, clock: clock)
+    start(session)
+    run(session, until: isDone)
   }
 
   /// Closes the wake-up pipe. Only here, when nobody can call ``stop()`` or ``submit(_:)``
@@ -178,7 +211,7 @@ final class X11EventLoop: Sendable {
     handlers.forEach { $0() }
   }
 
-  private func run(_ session: X11Session) {
+  private func run(_ session: X11Session, until isDone: () -> Bool = { false }) {
     var entries = [
       PollEntry(FileDescriptor(rawValue: session.connection.fileDescriptor), for: .readable),
       PollEntry(wakeDescriptor, for: .readable),
@@ -193,6 +226,7 @@ final class X11EventLoop: Sendable {
       session.dispatchPendingEvents()
       session.runDueTimers()
       session.connection.flush()
+      if isDone() { break }
       if session.connection.pendingEvents() > 0 { continue }
       let timeout = session.millisecondsToNextTimer()
       do {

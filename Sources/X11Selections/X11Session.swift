@@ -44,7 +44,10 @@ package final class X11Session {
       // Xlib found the connection dead inside a call. Tell every waiter, then end this thread
       // without returning to Xlib, which would exit the process.
       if let display { ErrorTrap.markLost(display) }
-      if let context { Unmanaged<X11EventLoop>.fromOpaque(context).takeUnretainedValue().threadEndsInsideXlib() }
+      guard let context else { pthread_exit(nil) }
+      let loop = Unmanaged<X11EventLoop>.fromOpaque(context).takeUnretainedValue()
+      if let end = loop.lostInsideXlib { end() }
+      loop.threadEndsInsideXlib()
       pthread_exit(nil)
     }, context)
     connection.flush()
