@@ -36,15 +36,22 @@ final class EventLoopGlobalExecutor: TaskExecutor {
     run(UnownedJob(job))
   }
 
-  /// Runs `job` on the next loop, as a job of this executor.
+  /// Runs `job` as a job of this executor: on the calling thread's loop when that is one of
+  /// the executor's (a task resumed by another task of the pool, a child task), queued
+  /// behind what that loop is doing without waking any thread; otherwise on the next loop.
+  /// Handing each such job to the next loop instead woke both loops in turn, about six
+  /// times each per paste through the broker (docs/PERFORMANCE.md, "Daemon at rest").
   func run(_ job: UnownedJob) {
-    group.next().execute { [self] in
+    (currentLoop ?? group.next()).execute { [self] in
       job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
 
+  /// The executor's loop that runs the calling thread, if any.
+  var currentLoop: (any EventLoop)? { group.makeIterator().first { $0.inEventLoop } }
+
   /// Whether the calling thread is one of the executor's loops.
-  var isCurrent: Bool { group.makeIterator().contains { $0.inEventLoop } }
+  var isCurrent: Bool { currentLoop != nil }
 
   /// The runtime's hook type: the job, and the runtime's own enqueue (not used).
   private typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void

@@ -27,6 +27,24 @@ import Testing
     }
   }
 
+  /// A task started, or resumed, by a job on one of the loops runs on that same loop: handing
+  /// it to the next loop would wake a second thread for nothing.
+  @Test func aTaskStartedOnALoopStaysOnThatLoop() async {
+    await #expect(processExitsWith: .success) {
+      BrokerDaemon.prepareProcess()
+      let stayed = await Task.detached {
+        var stayed: [Bool] = []
+        for _ in 0..<10 {
+          let outer = EventLoopGlobalExecutor.shared.currentLoop
+          let inner = await Task { EventLoopGlobalExecutor.shared.currentLoop }.value
+          stayed.append(outer != nil && outer === inner)
+        }
+        return stayed
+      }.value
+      exit(stayed.allSatisfy { $0 } ? 0 : 1)
+    }
+  }
+
   /// A default actor: its jobs go to the global executor.
   private actor Probe {
     func isOnTheLoops() -> Bool { EventLoopGlobalExecutor.shared.isCurrent }
