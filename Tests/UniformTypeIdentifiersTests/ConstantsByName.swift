@@ -3,7 +3,7 @@
 
 @testable import UniformTypeIdentifiers
 
-/// Apple's 140 `UTType` constants by their Swift name.
+/// Apple's 141 `UTType` constants by their Swift name (`markdown` from the 27 SDKs).
 let constantsByName: [String: UTType] = [
   "item": .item,
   "content": .content,
@@ -145,4 +145,5 @@ let constantsByName: [String: UTType] = [
   "ahap": .ahap,
   "geoJSON": .geoJSON,
   "linkPresentationMetadata": .linkPresentationMetadata,
+  "markdown": .markdown,
 ]

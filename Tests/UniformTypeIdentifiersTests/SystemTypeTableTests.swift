@@ -36,7 +36,7 @@ struct SystemTypeTableTests {
 
   @Test func everySystemRecordResolvesItsParentsAndClosure() throws {
     let records = SystemTypeTable.records
-    #expect(records.count >= 140 + 8 + 11)
+    #expect(records.count >= 141 + 8 + 18 + 11)
     for record in records {
       #expect(record.layer == .system)
       #expect(!record.ancestorKeys.contains(record.key))

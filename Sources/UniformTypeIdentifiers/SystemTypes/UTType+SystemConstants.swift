@@ -1070,4 +1070,15 @@ extension UTType {
   ///
   /// The corresponding Apple constant is `UTTypeLinkPresentationMetadata`.
   public static let linkPresentationMetadata = UTType(_system: "com.apple.linkpresentation.metadata")
+
+  /// The type for "Markdown document" (`net.daringfireball.markdown`).
+  ///
+  /// Conforms to `public.utf8-plain-text`.
+  /// Tags: extensions `md`, `markdown`; MIME types `text/markdown`.
+  ///
+  /// The corresponding Apple constant is `UTTypeMarkdown`.
+  ///
+  /// New in Apple's 27 SDKs (iOS, macOS and the other platforms 27.0). Apple
+  /// documents no tags for it; the tags above are Ferry's.
+  public static let markdown = UTType(_system: "net.daringfireball.markdown")
 }
