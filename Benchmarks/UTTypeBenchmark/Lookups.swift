@@ -24,7 +24,7 @@ private let mimeTypes = [
   "image/jpeg", "image/png", "text/plain", "application/pdf", "application/json", "text/html",
   "video/mp4", "application/zip",
 ]
-private let mimeDatabaseExtensions = ["wad", "odt", "deb", "rpm", "flac", "mkv", "xcf", "blend"]
+private let mimeDatabaseExtensions = ["wad", "apk", "deb", "rpm", "flac", "mkv", "xcf", "blend"]
 private let mimeDatabaseMIMETypes = [
   "application/x-doom-wad", "application/vnd.oasis.opendocument.text",
   "application/vnd.debian.binary-package", "application/x-rpm", "audio/flac", "video/x-matroska",
