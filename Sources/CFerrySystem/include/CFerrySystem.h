@@ -19,4 +19,9 @@ int cferry_wait_exited(int status);
 int cferry_wait_exit_status(int status);
 int cferry_wait_signal(int status);
 
+// ThreadSanitizer's happens-before annotations (__tsan_acquire, __tsan_release) on `address`,
+// for locks it cannot see into; nothing when the process has no ThreadSanitizer runtime.
+void cferry_sanitizer_acquire(const void *address);
+void cferry_sanitizer_release(const void *address);
+
 #endif
