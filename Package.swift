@@ -156,7 +156,7 @@ let package = Package(
       name: "PasteboardTests",
       dependencies: [
         "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture", "DetachedThreads",
-        "FerryTestSupport",
+        "FerryTestSupport", "CMalloc",
       ]
     ),
     .testTarget(
@@ -177,7 +177,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CoreTransferableTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable"]
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerryTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]
