@@ -159,7 +159,7 @@ let package = Package(
       name: "PasteboardTests",
       dependencies: [
         "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture", "DetachedThreads",
-        "FerryTestSupport",
+        "FerryTestSupport", "CMalloc",
       ]
     ),
     .testTarget(
@@ -180,7 +180,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CoreTransferableTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable"]
+      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerryTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
+import FerrySystem
 import Foundation
 import GRDB
-import Synchronization
 
 /// The persistent clipboard history: every representation of every copy, in order, in an
 /// SQLite database with full-text search, large bytes in content-addressed files.
@@ -62,7 +62,7 @@ public final class HistoryStore: Sendable {
   let lock: WriterLock?
   /// Changes (recording, deleting, pinning) run one at a time: a sweep must never see a
   /// blob another change has written but not yet committed.
-  let changes = Mutex(())
+  let changes = TrackedMutex(())
 
   /// The database file's path.
   public var databasePath: String { directory.appendingPathComponent(Self.databaseName).path }

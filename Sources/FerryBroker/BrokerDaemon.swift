@@ -1,8 +1,8 @@
 import FerryProtocol
+import FerrySystem
 import Foundation
 import Logging
 import Pasteboard
-import Synchronization
 import X11Selections
 
 #if canImport(Glibc)
@@ -206,17 +206,17 @@ extension BrokerDaemon {
 final class DaemonState: BrokerStatusProvider {
   private let started = ContinuousClock.now
   private let display: String?
-  private let flags: Mutex<(bridged: Bool, manager: Bool)>
+  private let flags: TrackedMutex<(bridged: Bool, manager: Bool)>
 
   init(display: String?, bridged: Bool) {
     self.display = display
-    flags = Mutex((bridged, false))
+    flags = TrackedMutex((bridged, false))
   }
 
   func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
   func setBridged(_ value: Bool) { flags.withLock { $0.bridged = value } }
 
-  private let historyProblemText = Mutex<String?>(nil)
+  private let historyProblemText = TrackedMutex<String?>(nil)
   /// Why the history is off (a reason, without "off"), for `ferry status` and the history
   /// operations' refusal; `nil` while it records.
   var historyProblem: String? { historyProblemText.withLock { $0 } }

@@ -1,3 +1,4 @@
+import FerrySystem
 import Logging
 import NIOCore
 import Pasteboard
@@ -8,7 +9,7 @@ final class BrokerSocketContext: Sendable {
   let configuration: BrokerSocketServer.Configuration
   let spool: SpoolDirectory
   /// Pasteboards used through the socket, in first-use order, for `status`.
-  private let used = Mutex<[Pasteboard.Name]>([])
+  private let used = TrackedMutex<[Pasteboard.Name]>([])
   private let connectionCounter = Atomic<Int>(0)
   /// The connections being served.
   let openConnections = Atomic<Int>(0)

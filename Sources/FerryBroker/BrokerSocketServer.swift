@@ -1,9 +1,9 @@
 import FerryProtocol
+import FerrySystem
 import Logging
 import NIOCore
 import NIOPosix
 import Pasteboard
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -126,17 +126,17 @@ public final class BrokerSocketServer: Sendable {
   let context: BrokerSocketContext
   /// The listener serving the socket file now (a new one when the file was removed), and
   /// whether the server was closed.
-  let state: Mutex<(listener: Listener, closed: Bool)>
+  let state: TrackedMutex<(listener: Listener, closed: Bool)>
   /// Every listener, the first and those made after the socket file was removed.
   let listeners: AsyncStream<NIOAsyncChannel<Accepted, Never>>
   let newListener: AsyncStream<NIOAsyncChannel<Accepted, Never>>.Continuation
   /// The watch that tells when the socket file is removed; `nil` without inotify.
   let watch: SocketDirectoryWatch?
-  private let served = Mutex(false)
+  private let served = TrackedMutex(false)
 
   private init(listener: Listener, context: BrokerSocketContext) {
     self.context = context
-    state = Mutex((listener, false))
+    state = TrackedMutex((listener, false))
     (listeners, newListener) = AsyncStream.makeStream()
     newListener.yield(listener.channel)
     watch = SocketDirectoryWatch(context.configuration.location)

@@ -1,4 +1,5 @@
 import FerryProtocol
+import FerrySystem
 import Foundation
 import NIOCore
 import Synchronization
@@ -54,7 +55,7 @@ final class ConnectionAdmission: Sendable {
 
   /// The most connections served at once.
   let limit: Int
-  private let entries = Mutex<[Int: Entry]>([:])
+  private let entries = TrackedMutex<[Int: Entry]>([:])
   private let counter = Atomic<Int>(0)
 
   init(limit: Int) {

@@ -1,5 +1,4 @@
 import FerrySystem
-import Synchronization
 
 /// How far a pasteboard's changes have been published on the X selection it is bound to,
 /// and a wait for a given change to get there.
@@ -22,7 +21,7 @@ final class PublicationGate: Sendable {
     var nextWaiter = 0
   }
 
-  private let state = Mutex(State())
+  private let state = TrackedMutex(State())
 
   /// Records that every change up to `count` is published, and wakes who waited for it.
   func publish(_ count: Int) {

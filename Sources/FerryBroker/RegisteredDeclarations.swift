@@ -1,7 +1,7 @@
+import FerrySystem
 import Foundation
 import Logging
 import Pasteboard
-import Synchronization
 
 /// The declaration files `ferry register` gave the broker, kept under the data directory
 /// (`registered/`) so that a restarted broker knows the same types and conversions.
@@ -24,7 +24,7 @@ public final class RegisteredDeclarations: Sendable {
 
   /// The directory holding the files and the index.
   public let directory: URL
-  private let entries: Mutex<[Entry]>
+  private let entries: TrackedMutex<[Entry]>
 
   /// Opens (creating when needed) the kept registrations under `dataDirectory`.
   ///
@@ -35,7 +35,7 @@ public final class RegisteredDeclarations: Sendable {
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let index = directory.appendingPathComponent("index.json")
     let kept = (try? Data(contentsOf: index)).flatMap { try? JSONDecoder().decode([Entry].self, from: $0) }
-    entries = Mutex(kept ?? [])
+    entries = TrackedMutex(kept ?? [])
   }
 
   /// The path a registration named `name` is kept at.

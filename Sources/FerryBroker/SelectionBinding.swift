@@ -1,7 +1,7 @@
+import FerrySystem
 import Foundation
 import Logging
 import Pasteboard
-import Synchronization
 import X11Selections
 
 /// Keeps a pasteboard and an X selection in step, both ways.
@@ -39,10 +39,10 @@ final class SelectionBinding: Sendable {
   let logger: Logger
   /// Where the owner's application is noted for the history.
   let sources: ItemSources?
-  private let mirror = Mutex<Mirror?>(nil)
-  private let capturing = Mutex<Task<Void, Never>?>(nil)
+  private let mirror = TrackedMutex<Mirror?>(nil)
+  private let capturing = TrackedMutex<Task<Void, Never>?>(nil)
   /// The item put back from the history, already on the selection when it was written.
-  private let restored = Mutex(WeakItem())
+  private let restored = TrackedMutex(WeakItem())
   /// How far the pasteboard's changes have reached the selection.
   let published = PublicationGate()
 

@@ -1,7 +1,6 @@
 import Dispatch
 import FerryProtocol
 import FerrySystem
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -27,7 +26,7 @@ final class SocketDirectoryWatch: Sendable {
   private let descriptor: Int32
   private let directory: String
   /// The Dispatch source reading the watch; `nil` once cancelled.
-  private let source: Mutex<(any DispatchSourceRead)?>
+  private let source: TrackedMutex<(any DispatchSourceRead)?>
   private let continuation: AsyncStream<Void>.Continuation
 
   private static let mask = UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
@@ -53,7 +52,7 @@ final class SocketDirectoryWatch: Sendable {
     }
     reader.setCancelHandler { close(descriptor) }
     reader.resume()
-    source = Mutex(reader)
+    source = TrackedMutex(reader)
   }
 
   /// Watches the directory again: after it was removed and made anew, the watch was on the

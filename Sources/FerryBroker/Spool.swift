@@ -1,7 +1,6 @@
 import FerrySystem
 import Foundation
 import Pasteboard
-import Synchronization
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)
@@ -143,11 +142,11 @@ public final class SpooledFile: Sendable {
 public final class SpoolWriter: Sendable {
   /// The file being written.
   public let file: SpooledFile
-  private let descriptor: Mutex<Int32?>
+  private let descriptor: TrackedMutex<Int32?>
 
   init(file: SpooledFile, descriptor: Int32) {
     self.file = file
-    self.descriptor = Mutex(descriptor)
+    self.descriptor = TrackedMutex(descriptor)
   }
 
   deinit {

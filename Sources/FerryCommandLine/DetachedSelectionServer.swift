@@ -1,7 +1,6 @@
-import FoundationEssentials
 import Dispatch
 import FerrySystem
-import Synchronization
+import FoundationEssentials
 import Pasteboard
 import UniformTypeIdentifiers
 import X11Selections
@@ -144,10 +143,10 @@ public enum DetachedSelectionServer {
 
 /// A value shared between a task and the thread waiting for it.
 public final class LockedBox<Value: Sendable>: Sendable {
-  private let value: Mutex<Value>
+  private let value: TrackedMutex<Value>
 
   /// Creates a box holding `value`.
-  public init(_ value: Value) { self.value = Mutex(value) }
+  public init(_ value: Value) { self.value = TrackedMutex(value) }
 
   /// The value.
   public func get() -> Value { value.withLock { $0 } }

@@ -1,5 +1,4 @@
 import DetachedThreads
-import Synchronization
 
 /// One POSIX thread that resumes sleeping tasks at their deadlines: the timers behind
 /// ``TimerThreadClock``.
@@ -33,7 +32,7 @@ final class TimerThread: Sendable {
     var started = false
   }
 
-  private let state = Mutex(State())
+  private let state = TrackedMutex(State())
   /// A pipe: a byte written to `wakeWriter` wakes the thread to look at its sleepers again.
   /// `nil` when no pipe could be made; sleeps then fail.
   private let wake: (reader: FileDescriptor, writer: FileDescriptor)?

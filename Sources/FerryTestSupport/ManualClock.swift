@@ -1,5 +1,5 @@
+import FerrySystem
 import Foundation
-import Synchronization
 
 /// A clock that moves only when a test advances it: a timeout or a delay measured on it is
 /// reached by `advance(by:)`, not by waiting (the autosaver's delay, the X thread's step
@@ -26,7 +26,7 @@ public final class ManualClock: Clock, Sendable {
     var cancelled: Set<UUID> = []
   }
 
-  private let state = Mutex(State())
+  private let state = TrackedMutex(State())
 
   /// A clock at time zero.
   public init() {}

@@ -1,6 +1,5 @@
 import FerrySystem
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -33,7 +32,7 @@ public final class TestChild: Sendable {
 
   /// The child's process ID.
   public let processIdentifier: Int32
-  private let termination = Mutex<Termination?>(nil)
+  private let termination = TrackedMutex<Termination?>(nil)
   private let ended = DispatchSemaphore(value: 0)
 
   private init(_ child: ChildProcessID) {

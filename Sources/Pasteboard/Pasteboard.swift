@@ -1,7 +1,6 @@
 import CoreTransferable
 import FerrySystem
 import FoundationEssentials
-import Synchronization
 import UniformTypeIdentifiers
 
 /// A named place holding what was copied: items with ordered, typed representations.
@@ -49,7 +48,7 @@ public final class Pasteboard: Sendable {
     var settleWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
   }
 
-  private static let registry = Mutex<[Name: Pasteboard]>([:])
+  private static let registry = TrackedMutex<[Name: Pasteboard]>([:])
 
   /// The pasteboard with `name`, created on first use; the same object every time.
   ///
@@ -76,7 +75,7 @@ public final class Pasteboard: Sendable {
   public let name: Name
   /// The converters items written here plan with.
   public let converters: ConverterRegistry
-  private let contents = Mutex(Contents())
+  private let contents = TrackedMutex(Contents())
 
   /// Creates a pasteboard of its own, not shared through ``named(_:)``.
   ///

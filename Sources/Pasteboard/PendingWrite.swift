@@ -1,14 +1,14 @@
-import Synchronization
+import FerrySystem
 
 /// A write announced with ``Pasteboard/announceWrite()``; ``finish()`` ends the announcement.
 ///
 /// Finishing twice is harmless, and an announcement that is dropped unfinished finishes
 /// itself, so a reader can never wait on a write that will not come.
 public final class PendingWrite: Sendable {
-  private let end: Mutex<(@Sendable () -> Void)?>
+  private let end: TrackedMutex<(@Sendable () -> Void)?>
 
   init(end: @escaping @Sendable () -> Void) {
-    self.end = Mutex(end)
+    self.end = TrackedMutex(end)
   }
 
   deinit {

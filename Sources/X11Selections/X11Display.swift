@@ -1,12 +1,12 @@
-import FoundationEssentials
 import Dispatch
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Synchronization
+import FerrySystem
 import Pasteboard
 import UniformTypeIdentifiers
 
@@ -146,7 +146,7 @@ public final class X11Display: Sendable {
     _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
   ) throws -> SelectionData {
-    let outcome = Mutex<Result<SelectionData, any Error>?>(nil)
+    let outcome = TrackedMutex<Result<SelectionData, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     let once = Once<SelectionData> { result in
       outcome.withLock { $0 = result }
@@ -174,7 +174,7 @@ public final class X11Display: Sendable {
     lostInsideXlib: @escaping @Sendable () -> Never
   ) throws -> SelectionData {
     let loop = try X11EventLoop(onCallingThread: (), lostInsideXlib: lostInsideXlib)
-    let outcome = Mutex<Result<SelectionData, any Error>?>(nil)
+    let outcome = TrackedMutex<Result<SelectionData, any Error>?>(nil)
     let once = Once<SelectionData> { result in outcome.withLock { $0 = result } }
     try loop.runOnCallingThread(
       display: name,

@@ -9,7 +9,6 @@ import Dispatch
 #endif
 import DetachedThreads
 import FerrySystem
-import Synchronization
 
 /// The thread that owns one X connection. Every Xlib call of the module runs here.
 ///
@@ -30,13 +29,13 @@ final class X11EventLoop: Sendable {
     var nextRegistration: UInt64 = 0
   }
 
-  private let shared = Mutex(Shared())
+  private let shared = TrackedMutex(Shared())
   /// A pipe: a byte written to `wakeWriter` wakes the thread from poll(2).
   private let wakeDescriptor: FileDescriptor
   private let wakeWriter: FileDescriptor
   /// Signalled when the thread has ended (and left signalled).
   private let finished = DispatchSemaphore(value: 0)
-  private let xThread = Mutex<pthread_t?>(nil)
+  private let xThread = TrackedMutex<pthread_t?>(nil)
   /// For a loop on the calling thread: what ends the process when Xlib finds the connection
   /// dead inside a call (that thread cannot end alone, as the X thread of a display does).
   let lostInsideXlib: (@Sendable () -> Never)?
@@ -48,7 +47,7 @@ final class X11EventLoop: Sendable {
   init(display: String?, clock: DeadlineClock = .continuous) throws {
     (wakeDescriptor, wakeWriter) = try Self.wakePipe()
     lostInsideXlib = nil
-    let opened = Mutex<Result<Void, X11Error>?>(nil)
+    let opened = TrackedMutex<Result<Void, X11Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
     let started = DetachedThread.start(name: "ferry-x11") { [self] in
       xThread.withLock { $0 = pthread_self() }
@@ -259,14 +258,14 @@ final class Once<T: Sendable>: Sendable {
     var resolved: [@Sendable () -> Void] = []
   }
 
-  private let pending: Mutex<Pending>
+  private let pending: TrackedMutex<Pending>
 
   init(_ continuation: CheckedContinuation<T, any Error>) {
-    pending = Mutex(Pending(deliver: { continuation.resume(with: $0) }))
+    pending = TrackedMutex(Pending(deliver: { continuation.resume(with: $0) }))
   }
 
   init(_ deliver: @escaping @Sendable (Result<T, any Error>) -> Void) {
-    pending = Mutex(Pending(deliver: deliver))
+    pending = TrackedMutex(Pending(deliver: deliver))
   }
 
   /// Calls `action` once this is resolved (at once if it already is).

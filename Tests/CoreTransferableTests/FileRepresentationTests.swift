@@ -1,12 +1,12 @@
 import CoreTransferable
+import FerrySystem
 import Foundation
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
 /// Records what its file importer received, and whether the file still existed afterwards.
 final class ReceivedLog: Sendable {
-  private let entries = Mutex<[ReceivedTransferredFile]>([])
+  private let entries = TrackedMutex<[ReceivedTransferredFile]>([])
 
   func record(_ file: ReceivedTransferredFile) {
     entries.withLock { $0.append(file) }

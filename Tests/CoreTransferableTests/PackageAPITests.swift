@@ -1,12 +1,12 @@
 import CoreTransferable
+import FerrySystem
 import Foundation
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
 /// Counts the runs of its exporters, to show that listing produces nothing.
 struct Lazy: Transferable {
-  static let exports = Mutex(0)
+  static let exports = TrackedMutex(0)
 
   static var transferRepresentation: some TransferRepresentation {
     DataRepresentation(exportedContentType: .json) { (_: Lazy) in

@@ -1,6 +1,6 @@
 import CoreTransferable
+import FerrySystem
 import Foundation
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
@@ -41,7 +41,7 @@ enum HashtagError: Error { case missingHash }
 
 /// Counts how often its proxy exporter runs.
 struct CountedProxy: Transferable {
-  static let calls = Mutex(0)
+  static let calls = TrackedMutex(0)
   var value: String
 
   static var transferRepresentation: some TransferRepresentation {

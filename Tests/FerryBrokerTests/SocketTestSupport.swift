@@ -1,10 +1,10 @@
 import FerryBroker
 import FerryClient
 import FerryProtocol
+import FerrySystem
 import FerryTestSupport
 import Foundation
 import Pasteboard
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
@@ -119,7 +119,7 @@ final class SocketFixture: Sendable {
 /// The fixture's pasteboards, each made on first use with the fixture's converters.
 final class BoardTable: Sendable {
   let converters: ConverterRegistry
-  private let boards = Mutex<[Pasteboard.Name: Pasteboard]>([:])
+  private let boards = TrackedMutex<[Pasteboard.Name: Pasteboard]>([:])
 
   init(converters: ConverterRegistry) { self.converters = converters }
 

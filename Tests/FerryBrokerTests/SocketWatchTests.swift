@@ -1,10 +1,10 @@
 import FerryBroker
 import FerryClient
 import FerryProtocol
+import FerrySystem
 import FerryTestSupport
 import Foundation
 import Pasteboard
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
@@ -16,7 +16,7 @@ import UniformTypeIdentifiers
 @Suite struct SocketWatchTests {
   /// Events a watching client has received so far.
   final class Events: Sendable {
-    let received = Mutex<[PasteboardState]>([])
+    let received = TrackedMutex<[PasteboardState]>([])
     var all: [PasteboardState] { received.withLock { $0 } }
     func wait(for count: Int) async -> Bool {
       await eventually { self.all.count >= count }
@@ -28,7 +28,7 @@ import UniformTypeIdentifiers
   static func watch(
     _ fixture: SocketFixture, _ pasteboards: [String]?, expected: Int, into events: Events
   ) async throws -> Task<Void, any Error> {
-    let started = Mutex(false)
+    let started = TrackedMutex(false)
     let task = Task {
       try await blocking {
         let client = try fixture.client()

@@ -1,5 +1,5 @@
+import FerrySystem
 import Foundation
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
@@ -50,7 +50,7 @@ import UniformTypeIdentifiers
   }
 
   final class SpawnedProcess: Sendable {
-    let id = Mutex<Int32?>(nil)
+    let id = TrackedMutex<Int32?>(nil)
   }
 
   struct StuckRun: Error {}

@@ -1,12 +1,12 @@
 import DetachedThreads
+import FerrySystem
 import Foundation
-import Synchronization
 import Testing
 
 /// `DetachedThread`: the POSIX threads behind the X connection and child-process waits.
 @Suite struct DetachedThreadTests {
   @Test func theBodyRunsOnAThreadOfItsOwnUnderItsName() async throws {
-    let seen = Mutex<(thread: pthread_t, name: String)?>(nil)
+    let seen = TrackedMutex<(thread: pthread_t, name: String)?>(nil)
     let done = DispatchSemaphore(value: 0)
     let started = DetachedThread.start(name: "ferry-test-thread-long-name") {
       seen.withLock { $0 = (pthread_self(), currentThreadName() ?? "") }
@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func manyThreadsEachRunOnce() {
-    let count = Mutex(0)
+    let count = TrackedMutex(0)
     let group = DispatchGroup()
     for _ in 0..<64 {
       group.enter()

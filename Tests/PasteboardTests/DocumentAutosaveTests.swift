@@ -1,6 +1,6 @@
+import FerrySystem
 import FerryTestSupport
 import Foundation
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
@@ -11,8 +11,8 @@ import UniformTypeIdentifiers
 @Suite struct DocumentAutosaveTests {
   /// Collects an autosaver's events as they come.
   final class EventRecorder: Sendable {
-    private let events = Mutex<[DocumentAutosaver.Event]>([])
-    private let finished = Mutex(false)
+    private let events = TrackedMutex<[DocumentAutosaver.Event]>([])
+    private let finished = TrackedMutex(false)
 
     init(_ autosaver: DocumentAutosaver) {
       let stream = autosaver.events

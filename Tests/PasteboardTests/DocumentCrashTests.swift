@@ -1,6 +1,6 @@
+import FerrySystem
 import FerryTestSupport
 import Foundation
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
@@ -245,7 +245,7 @@ final class FixtureProcess: Sendable {
   /// Held for the fixture's life: the read end closes with it.
   private let pipe = Pipe()
   private final class Output: Sendable {
-    let text = Mutex("")
+    let text = TrackedMutex("")
   }
 
   private let output = Output()

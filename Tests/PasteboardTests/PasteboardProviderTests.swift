@@ -1,5 +1,5 @@
+import FerrySystem
 import Foundation
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 
@@ -7,7 +7,7 @@ import UniformTypeIdentifiers
 
 @Suite struct PasteboardProviderTests {
   @Test func lazyProviderRunsOnceUnderConcurrentRequests() async throws {
-    let calls = Mutex(0)
+    let calls = TrackedMutex(0)
     let item = PasteboardItem(
       representations: [
         .lazy(.utf8PlainText) {
@@ -44,7 +44,7 @@ import UniformTypeIdentifiers
 
   @Test func aProviderRunsOffTheExecutorItsCallerPrefers() async throws {
     let executor = QueueTaskExecutor()
-    let ranOnCallersExecutor = Mutex<[Bool]>([])
+    let ranOnCallersExecutor = TrackedMutex<[Bool]>([])
     let item = PasteboardItem(
       representations: [
         .lazy(.utf8PlainText) {
@@ -61,7 +61,7 @@ import UniformTypeIdentifiers
   }
 
   final class Counter: Sendable {
-    let value = Mutex(0)
+    let value = TrackedMutex(0)
   }
 
   struct CountingConverter: PasteboardConverter {
@@ -132,7 +132,7 @@ import UniformTypeIdentifiers
   }
 
   @Test func failedProviderRunsAgainOnALaterRequest() async throws {
-    let attempts = Mutex(0)
+    let attempts = TrackedMutex(0)
     let item = PasteboardItem(
       representations: [
         .lazy(.utf8PlainText) {

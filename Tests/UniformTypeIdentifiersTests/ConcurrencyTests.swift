@@ -1,5 +1,5 @@
+import FerrySystem
 import Foundation
-import Synchronization
 import Testing
 
 @testable import UniformTypeIdentifiers
@@ -106,7 +106,7 @@ struct ConcurrencyTests {
   /// Runs each body on a thread of its own (not the shared pool, which parallel tests keep
   /// busy) and returns their results in order.
   static func onThreads(_ bodies: [@Sendable () -> String?]) -> [String?] {
-    let results = Mutex([String?](repeating: nil, count: bodies.count))
+    let results = TrackedMutex([String?](repeating: nil, count: bodies.count))
     let group = DispatchGroup()
     for (index, body) in bodies.enumerated() {
       group.enter()

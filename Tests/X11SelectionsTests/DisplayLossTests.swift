@@ -1,6 +1,6 @@
+import FerrySystem
 import FerryTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import X11Selections
@@ -9,17 +9,21 @@ import Testing
 /// itself, instead of our poll finding the hang-up first. Its default handler exits the
 /// process; ours ends only the display's thread and tells every waiter.
 @Suite struct DisplayLossTests {
-  @Test func aServerThatDiesDuringAnXlibCallCostsOnlyThatDisplay() async throws {
+  /// Not under AddressSanitizer: the display's thread ends inside Xlib (`pthread_exit` from
+  /// the exit handler), by design, so what its frames held is never released, and
+  /// LeakSanitizer reports the session and its loop at the end of the test process.
+  @Test(.disabled(if: SanitizedRun.sanitizer == "address", "the X thread ends in pthread_exit by design"))
+  func aServerThatDiesDuringAnXlibCallCostsOnlyThatDisplay() async throws {
     let server = try await XvfbServer.disposable()
     defer { server.stop() }
     let display = try X11Display(name: server.name)
-    let told = Mutex(false)
+    let told = TrackedMutex(false)
     display.onConnectionLost { told.withLock { $0 = true } }
 
     // Keep the X thread busy until the server has exited (not a fixed half second: a loaded
     // machine took longer to stop it, and the call then succeeded), then make it call Xlib:
     // a round trip on a closed socket.
-    let serverGone = Mutex(false)
+    let serverGone = TrackedMutex(false)
     let lastCall = Task {
       try await display.loop.perform { session in
         let deadline = ContinuousClock.now + .seconds(30)

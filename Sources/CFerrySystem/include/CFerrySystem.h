@@ -24,4 +24,9 @@ int cferry_wait_signal(int status);
 // _GNU_SOURCE name). Returns 0 on success.
 int cferry_set_thread_name(const char *name);
 
+// ThreadSanitizer's happens-before annotations (__tsan_acquire, __tsan_release) on `address`,
+// for locks it cannot see into; nothing when the process has no ThreadSanitizer runtime.
+void cferry_sanitizer_acquire(const void *address);
+void cferry_sanitizer_release(const void *address);
+
 #endif

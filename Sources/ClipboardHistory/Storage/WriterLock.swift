@@ -1,6 +1,5 @@
 import FerrySystem
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -18,7 +17,7 @@ import Synchronization
 final class WriterLock: Sendable {
   /// The lock file's path.
   let path: String
-  private let descriptor: Mutex<Int32?>
+  private let descriptor: TrackedMutex<Int32?>
 
   /// Takes the lock, or throws.
   ///
@@ -38,7 +37,7 @@ final class WriterLock: Sendable {
     let pid = Array("\(getpid())\n".utf8)
     _ = ftruncate(file, 0)
     _ = pid.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, 0) }
-    descriptor = Mutex(file)
+    descriptor = TrackedMutex(file)
   }
 
   deinit { release() }

@@ -95,7 +95,7 @@ enum FileTransfer {
 
   /// The whole contents of a file, for representations that asked for `Data`.
   static func readAll(_ file: URL) throws -> Data {
-    try Data(contentsOf: file)
+    try Data(wholeFileAt: file)
   }
 
   /// A file name made from a suggestion, or from `fallback`, with the content type's preferred

@@ -1,5 +1,5 @@
+import FerrySystem
 import FoundationEssentials
-import Synchronization
 import UniformTypeIdentifiers
 
 /// A representation that transfers a `Codable` value as a whole, encoded as JSON unless you
@@ -115,12 +115,12 @@ extension RepresentationEntry {
 /// An encoder and a decoder behind locks: neither needs to be `Sendable` or thread-safe.
 final class Coders<Encoder: TopLevelEncoder, Decoder: TopLevelDecoder>: Sendable
 where Encoder.Output == Data, Decoder.Input == Data {
-  private let encoder: Mutex<UncheckedSendable<Encoder>>
-  private let decoder: Mutex<UncheckedSendable<Decoder>>
+  private let encoder: TrackedMutex<UncheckedSendable<Encoder>>
+  private let decoder: TrackedMutex<UncheckedSendable<Decoder>>
 
   init(encoder: Encoder, decoder: Decoder) {
-    self.encoder = Mutex(UncheckedSendable(encoder))
-    self.decoder = Mutex(UncheckedSendable(decoder))
+    self.encoder = TrackedMutex(UncheckedSendable(encoder))
+    self.decoder = TrackedMutex(UncheckedSendable(decoder))
   }
 
   func encode<Value: Encodable>(_ value: Value) throws -> Data {

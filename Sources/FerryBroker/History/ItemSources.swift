@@ -1,5 +1,5 @@
+import FerrySystem
 import Pasteboard
-import Synchronization
 
 /// Who made each item on its way to a pasteboard: a client's name (`pbcopy`, `ferry copy`)
 /// or an X owner's application, noted by the writer before it writes and taken by the
@@ -14,7 +14,7 @@ final class ItemSources: Sendable {
   }
 
   private static let capacity = 64
-  private let sources = Mutex<[Noted]>([])
+  private let sources = TrackedMutex<[Noted]>([])
 
   /// Notes that `item` came from `source`.
   func note(_ item: PasteboardItem, source: String?) {

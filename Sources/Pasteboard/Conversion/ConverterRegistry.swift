@@ -1,4 +1,4 @@
-import Synchronization
+import FerrySystem
 import UniformTypeIdentifiers
 
 /// The converters pasteboards use: the built-in ones, then those registered by Swift code
@@ -11,8 +11,8 @@ public final class ConverterRegistry: Sendable {
   /// The registry every pasteboard uses unless given another.
   public static let shared = ConverterRegistry()
 
-  private let registered = Mutex<(generation: Int, converters: [any PasteboardConverter])>((0, []))
-  private let spoolDirectory = Mutex<String?>(nil)
+  private let registered = TrackedMutex<(generation: Int, converters: [any PasteboardConverter])>((0, []))
+  private let spoolDirectory = TrackedMutex<String?>(nil)
 
   /// The converters every registry starts with: text encodings, then file lists.
   public static let builtIn: [any PasteboardConverter] = [

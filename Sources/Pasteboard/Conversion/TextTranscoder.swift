@@ -1,3 +1,5 @@
+import FerrySystem
+
 /// Re-encodes text a chunk at a time, so that text of any size converts in the memory of one
 /// chunk: bytes go in as they are read, the re-encoded bytes of every complete character come
 /// out, and a character split between two chunks waits for the rest of its bytes.
@@ -48,7 +50,8 @@ struct TextTranscoder {
   private(set) var scalarCount = 0
   /// The largest scalar seen: below 0x80 the text is ASCII, up to 0xFF it fits Latin-1.
   private(set) var largestScalar: UInt32 = 0
-  private var buffer: UnsafeMutableRawBufferPointer?
+  /// The output buffer: it goes with the transcoder, however the conversion ended.
+  private let buffer = ReusableBuffer()
   /// Whether the last character was a carriage return that the escaped output's line-break
   /// rules still have to finish.
   private var afterCarriageReturn = false
@@ -58,10 +61,10 @@ struct TextTranscoder {
     self.output = output
   }
 
-  /// Frees the output buffer. Call once when done (``finish(_:)`` does).
+  /// Frees the output buffer now (``finish(_:)`` does); a transcoder that is dropped frees it
+  /// anyway.
   mutating func release() {
-    buffer?.deallocate()
-    buffer = nil
+    buffer.release()
   }
 
   /// Converts `bytes`, handing the output of the complete characters to `emit` (the buffer is
@@ -298,10 +301,6 @@ struct TextTranscoder {
     let growth: Int
     if case .escaped = output { growth = 6 } else { growth = 2 }
     let needed = count * growth + 16
-    if let buffer, buffer.count >= needed { return buffer }
-    buffer?.deallocate()
-    let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: needed, alignment: 16)
-    buffer = fresh
-    return fresh
+    return buffer.bytes(needed)
   }
 }

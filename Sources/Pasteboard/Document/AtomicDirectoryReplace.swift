@@ -1,3 +1,4 @@
+import FerrySystem
 import FoundationEssentials
 import Synchronization
 
@@ -27,7 +28,7 @@ import Synchronization
 enum AtomicDirectoryReplace {
   /// Serializes the swaps of this process, so that two saves to one target never interleave
   /// their renames. Swaps are short (renames and a directory fsync); copies happen outside.
-  private static let swapLock = Mutex(())
+  private static let swapLock = TrackedMutex(())
 
   /// Whether `renameat2(RENAME_EXCHANGE)` may be tried: cleared after the first `EINVAL` or
   /// `ENOSYS` from a file system or kernel that lacks it.

@@ -1,5 +1,5 @@
+import FerrySystem
 import FoundationEssentials
-import Synchronization
 
 /// Keeps a pasteboard's items saved in a document, as a document-based app autosaves: when
 /// the change count moves, after a short delay that gathers a burst of writes into one save.
@@ -53,7 +53,7 @@ public final class DocumentAutosaver: Sendable {
   public let delay: Duration
 
   private let hub: EventHub
-  private let tasks: Mutex<[Task<Void, Never>]>
+  private let tasks: TrackedMutex<[Task<Void, Never>]>
 
   /// Starts saving `pasteboard`'s items to `url` whenever its change count moves.
   ///
@@ -91,7 +91,7 @@ public final class DocumentAutosaver: Sendable {
         _ = await Task { await Self.saveIfNeeded(document, to: url, hub: hub) }.value
       }
     }
-    tasks = Mutex([watcher, saver])
+    tasks = TrackedMutex([watcher, saver])
   }
 
   /// Starts saving `pasteboard`'s items to `url` whenever its change count moves, measuring
@@ -161,7 +161,7 @@ public final class DocumentAutosaver: Sendable {
 extension DocumentAutosaver {
   /// The subscribers to ``events``.
   private final class EventHub: Sendable {
-    private let watchers = Mutex<[UUID: AsyncStream<Event>.Continuation]?>([:])
+    private let watchers = TrackedMutex<[UUID: AsyncStream<Event>.Continuation]?>([:])
 
     func subscribe() -> AsyncStream<Event> {
       let (stream, continuation) = AsyncStream<Event>.makeStream(

@@ -1,5 +1,5 @@
+import FerrySystem
 import FoundationEssentials
-import Synchronization
 
 /// Pasteboard items kept on disk as a document-based app keeps its files: a `.pasteboard`
 /// package directory holding a manifest and one file per representation.
@@ -50,19 +50,19 @@ public final class PasteboardDocument: Sendable {
     var lastSave: Task<Void, any Error>?
   }
 
-  private let state: Mutex<State>
+  private let state: TrackedMutex<State>
 
   /// Creates an unsaved document holding `items`.
   ///
   /// - Parameter items: The items, in pasteboard order.
   public init(items: [PasteboardItem] = []) {
-    state = Mutex(State(items: items))
+    state = TrackedMutex(State(items: items))
   }
 
   /// A document counted as saved at `url`: one just opened from it, or an autosaver's
   /// starting point.
   init(items: [PasteboardItem], baselineAt url: URL) {
-    state = Mutex(State(items: items, lastSavedChangeCount: 0, fileURL: url))
+    state = TrackedMutex(State(items: items, lastSavedChangeCount: 0, fileURL: url))
   }
 
   /// The items, in pasteboard order.

@@ -1,5 +1,5 @@
+import FerrySystem
 import FoundationEssentials
-import Synchronization
 import UniformTypeIdentifiers
 
 /// One thing copied: an ordered list of representations, richest first.
@@ -30,10 +30,10 @@ public final class PasteboardItem: Sendable {
   /// The converters the item plans with.
   public let converters: ConverterRegistry
 
-  private let plan = Mutex<(generation: Int, plan: ConversionPlan)?>(nil)
-  private let produced = Mutex<[UTType: Task<PasteboardPayload, any Error>]>([:])
+  private let plan = TrackedMutex<(generation: Int, plan: ConversionPlan)?>(nil)
+  private let produced = TrackedMutex<[UTType: Task<PasteboardPayload, any Error>]>([:])
   /// The text in GTK's lenient forms, made once each (see `PasteboardItem+EscapedText.swift`).
-  let escaped = Mutex<[EscapedTextForm: Task<PasteboardPayload, any Error>]>([:])
+  let escaped = TrackedMutex<[EscapedTextForm: Task<PasteboardPayload, any Error>]>([:])
   /// Where conversions too large for memory go; none for a concealed item, which never
   /// touches the disk.
   let spool: Spool?

@@ -1,3 +1,4 @@
+import FerrySystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ public enum PasteboardPayload: Sendable {
   public func data() throws -> Data {
     switch self {
     case .data(let data): return data
-    case .file(let url): return try Data(contentsOf: url, options: .mappedIfSafe)
+    case .file(let url): return try Data(wholeFileAt: url, options: .mappedIfSafe)
     }
   }
 

@@ -1,5 +1,4 @@
 import FerrySystem
-import Synchronization
 
 /// Waiting for a task with a deadline, without waiting for the task to notice cancellation.
 enum TimeLimit {
@@ -13,8 +12,8 @@ enum TimeLimit {
     of task: Task<Value, any Error>, within limit: Duration,
     timeoutError: @escaping @Sendable () -> any Error
   ) async throws -> Value {
-    let settled = Mutex(false)
-    let timer = Mutex<Task<Void, Never>?>(nil)
+    let settled = TrackedMutex(false)
+    let timer = TrackedMutex<Task<Void, Never>?>(nil)
     return try await withCheckedThrowingContinuation { continuation in
       let resume: @Sendable (Result<Value, any Error>) -> Void = { result in
         let first = settled.withLock { done in

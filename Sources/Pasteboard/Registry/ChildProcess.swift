@@ -1,7 +1,6 @@
 import DetachedThreads
 import FerrySystem
 import FoundationEssentials
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -201,9 +200,9 @@ enum ChildProcess {
 
 /// Wakes the supervisor's loop when the task is cancelled.
 private final class CancelSignal: Sendable {
-  private let writeEnd: Mutex<FileDescriptor?>
+  private let writeEnd: TrackedMutex<FileDescriptor?>
 
-  init(_ writeEnd: FileDescriptor) { self.writeEnd = Mutex(writeEnd) }
+  init(_ writeEnd: FileDescriptor) { self.writeEnd = TrackedMutex(writeEnd) }
 
   func fire() {
     writeEnd.withLock { descriptor in

@@ -1,4 +1,4 @@
-import Synchronization
+import FerrySystem
 
 /// Localized descriptions of MIME types, read from the database's per-type files
 /// (`<mime dir>/<media>/<subtype>.xml`) the first time a type's description is asked for.
@@ -12,7 +12,7 @@ package final class MIMEComments: Sendable {
 
   private let directories: [String]
   private let languages: [String]
-  private let cache = Mutex<[String: Comment]>([:])
+  private let cache = TrackedMutex<[String: Comment]>([:])
 
   /// A MIME type's comment: the best translation, and the untranslated text.
   package struct Comment: Sendable {

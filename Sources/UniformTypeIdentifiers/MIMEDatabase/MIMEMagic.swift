@@ -1,4 +1,4 @@
-import Synchronization
+import FerrySystem
 
 /// Content sniffing with the shared-mime-info magic rules (`<mime dir>/magic`), for data
 /// whose type nobody named.
@@ -24,7 +24,7 @@ package enum MIMEMagic {
     var matches: [Match]
   }
 
-  private static let sections = Mutex<[Section]?>(nil)
+  private static let sections = TrackedMutex<[Section]?>(nil)
 
   /// The MIME type the magic rules give `bytes` (only its first 4 KiB or so are looked at).
   package static func mimeType(of bytes: [UInt8]) -> String? {

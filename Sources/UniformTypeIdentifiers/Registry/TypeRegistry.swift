@@ -1,4 +1,4 @@
-import Synchronization
+import FerrySystem
 
 /// The process's types: the system table, declarations from files and code, and the MIME
 /// database, resolved into catalogs.
@@ -57,8 +57,8 @@ package final class TypeRegistry: Sendable {
 
   package let configuration: Configuration
   let system = SystemTypeTable.catalog
-  let state = Mutex(State())
-  let writer = Mutex(())
+  let state = TrackedMutex(State())
+  let writer = TrackedMutex(())
 
   package init(configuration: Configuration) {
     self.configuration = configuration

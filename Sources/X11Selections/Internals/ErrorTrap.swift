@@ -1,5 +1,5 @@
 internal import CX11
-import Synchronization
+import FerrySystem
 
 /// Captures X protocol errors instead of letting Xlib's default handler exit the process, and
 /// keeps a lost connection from ending the process (its display's exit handler ends only
@@ -17,10 +17,10 @@ enum ErrorTrap {
     var serial: UInt = 0
   }
 
-  private static let errors = Mutex<[UInt: [Captured]]>([:])
-  private static let installed = Mutex(false)
+  private static let errors = TrackedMutex<[UInt: [Captured]]>([:])
+  private static let installed = TrackedMutex(false)
   /// Displays whose connection was lost, by address.
-  private static let lost = Mutex<Set<UInt>>([])
+  private static let lost = TrackedMutex<Set<UInt>>([])
 
   /// Installs the handlers once. Every caller returns only once they are installed: a thread
   /// that went on to open a display while the first one was still installing would use Xlib

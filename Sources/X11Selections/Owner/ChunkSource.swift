@@ -58,23 +58,4 @@ enum ChunkSource {
 /// `XChangeProperty` returns), and freed when no transfer is left, so that an owner serving
 /// nothing holds nothing. A buffer per chunk cost a mapping and its page faults each time, or,
 /// once glibc had raised its mmap threshold, a block that stayed in the heap when freed.
-final class ChunkBuffer {
-  private var storage: UnsafeMutableRawBufferPointer?
-
-  /// At least `count` bytes, valid until the next call or ``release()``.
-  func bytes(_ count: Int) -> UnsafeMutableRawBufferPointer {
-    if let storage, storage.count >= count { return storage }
-    storage?.deallocate()
-    let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
-    storage = fresh
-    return fresh
-  }
-
-  /// Frees the buffer.
-  func release() {
-    storage?.deallocate()
-    storage = nil
-  }
-
-  deinit { release() }
-}
+typealias ChunkBuffer = ReusableBuffer

@@ -1,3 +1,4 @@
+import FerrySystem
 import FerryTestSupport
 import Foundation
 import Testing
@@ -51,7 +52,7 @@ import Testing
   static func selectionServer(of display: String) -> Int32? {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap(Int32.init).first { pid in
-      guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+      guard let data = try? Data(wholeFileAt: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
       let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
       return arguments.contains("--x-serve-selection") && arguments.contains(display)
     }

@@ -1,3 +1,4 @@
+import FerrySystem
 import FerryTestSupport
 import Foundation
 import Testing
@@ -11,7 +12,7 @@ import Testing
     try await fixture.startDaemon(wrappedIn: ["prlimit", "--fsize=0"])
     let pid = try #require(fixture.daemon).pid
     let lockFile = fixture.runtime.appendingPathComponent("ferry/headless.sock.lock").path
-    #expect(FileManager.default.contents(atPath: lockFile)?.isEmpty == true)
+    #expect((try? Data(wholeFileAt: URL(fileURLWithPath: lockFile)))?.isEmpty == true)
 
     let second = try await fixture.run(["ferry", "daemon"])
     #expect(second.status == 0)

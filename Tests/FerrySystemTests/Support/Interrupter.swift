@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 import Synchronization
 
@@ -53,7 +54,7 @@ enum Interrupter {
     return (box.get()!, caught.load(ordering: .relaxed) - before)
   }
 
-  private static let installed = Mutex(false)
+  private static let installed = TrackedMutex(false)
 
   private static func installHandler() {
     installed.withLock { done in
@@ -71,7 +72,7 @@ enum Interrupter {
 
 /// A value handed from one thread to another.
 final class Box<T: Sendable>: Sendable {
-  private let value = Mutex<T?>(nil)
+  private let value = TrackedMutex<T?>(nil)
   func set(_ newValue: T) { value.withLock { $0 = newValue } }
   func get() -> T? { value.withLock { $0 } }
   var isSet: Bool { value.withLock { $0 != nil } }

@@ -1,6 +1,6 @@
+import FerrySystem
 import FerryTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -22,7 +22,7 @@ func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async t
 /// Work done once per test process, off the pool, awaited by every test that needs it.
 final class OnceOffThePool<T: Sendable>: Sendable {
   private let body: @Sendable () throws -> T
-  private let task = Mutex<Task<T, any Error>?>(nil)
+  private let task = TrackedMutex<Task<T, any Error>?>(nil)
 
   init(_ body: @escaping @Sendable () throws -> T) { self.body = body }
 

@@ -1,7 +1,7 @@
+import FerrySystem
 import FerryTestSupport
 import Foundation
 import Pasteboard
-import Synchronization
 import Testing
 import UniformTypeIdentifiers
 import X11Selections
@@ -165,8 +165,8 @@ extension Data {
 
 /// Collects what an async stream yields, for polling with a deadline.
 final class Collected<Element: Sendable>: Sendable {
-  private let elements = Mutex<[Element]>([])
-  private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+  private let elements = TrackedMutex<[Element]>([])
+  private let task: TrackedMutex<Task<Void, Never>?> = TrackedMutex(nil)
 
   init(_ stream: AsyncStream<Element>) {
     let task = Task { [weak self] in
@@ -196,7 +196,7 @@ func sha256Hex(_ data: Data) async throws -> String {
 
 /// A thread-safe count, for callbacks such as `onLost`.
 final class Counter: Sendable {
-  private let count = Mutex(0)
+  private let count = TrackedMutex(0)
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }

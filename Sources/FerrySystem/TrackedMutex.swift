@@ -1,0 +1,35 @@
+import CFerrySystem
+import Synchronization
+
+/// `Synchronization.Mutex` whose locking ThreadSanitizer sees.
+///
+/// On Linux, `Mutex` takes and hands over a contended lock with futex system calls inside
+/// the uninstrumented Synchronization library, so ThreadSanitizer sees no ordering between
+/// one holder's unlock and the next holder's lock and reports every contended access as a
+/// race. `TrackedMutex` tells it: each holder acquires the lock's address after locking and
+/// releases it before unlocking (`__tsan_acquire`, `__tsan_release`). Without ThreadSanitizer
+/// those are two calls that find no runtime and return. Use it wherever `Mutex` would go.
+public struct TrackedMutex<Value: ~Copyable>: ~Copyable {
+  private let mutex: Mutex<Value>
+
+  /// A lock guarding `initialValue`.
+  public init(_ initialValue: consuming sending Value) {
+    mutex = Mutex(initialValue)
+  }
+
+  /// Runs `body` with the guarded value while holding the lock.
+  public borrowing func withLock<Result: ~Copyable, E: Error>(
+    _ body: (inout sending Value) throws(E) -> sending Result
+  ) throws(E) -> sending Result {
+    try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
+      // A noncopyable value is never copied: this is where the lock lives, the same on
+      // every call.
+      let identity = withUnsafePointer(to: mutex) { UnsafeRawPointer($0) }
+      cferry_sanitizer_acquire(identity)
+      defer { cferry_sanitizer_release(identity) }
+      return try body(&value)
+    }
+  }
+}
+
+extension TrackedMutex: @unchecked Sendable where Value: ~Copyable {}
