@@ -7,6 +7,7 @@ extension BrokerDaemon {
   /// in `ferry daemon`, before any thread or task starts; a library embedding the broker
   /// need not.
   ///
+  /// - SIGPIPE and SIGXFSZ become failed writes (``SignalWaiter/ignoreWriteSignals()``).
   /// - The heap's mmap threshold is fixed (``HeapRelease/configure()``).
   /// - NIO's shared event loop group gets one loop: the socket's, which serves every
   ///   connection (``BrokerSocketServer``); a second one never had anything to do.
@@ -14,6 +15,9 @@ extension BrokerDaemon {
   ///   (``EventLoopGlobalExecutor``) instead of Dispatch's worker pool, whose monitor wakes
   ///   the process every second.
   public static func prepareProcess() {
+    // Before the lock file gets the pid: under a file-size limit that write must fail, not
+    // end the process (SecondDaemonTests).
+    SignalWaiter.ignoreWriteSignals()
     HeapRelease.configure()
     NIOSingletons.groupLoopCountSuggestion = 1
     EventLoopGlobalExecutor.install()

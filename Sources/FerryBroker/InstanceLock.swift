@@ -119,13 +119,19 @@ final class InstanceLock {
 
 /// Waiting for SIGTERM or SIGINT without a signal handler that runs arbitrary code.
 enum SignalWaiter {
+  /// Makes a closed peer's SIGPIPE and a file-size limit's SIGXFSZ failed writes (`EPIPE`,
+  /// `EFBIG`, as on a full disk) that cost one transfer, never the broker. Called before
+  /// anything writes (``BrokerDaemon/prepareProcess()``), and again here.
+  static func ignoreWriteSignals() {
+    signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
+  }
+
   static func waitForTermination() async {
+    ignoreWriteSignals()
+    // Delivered through the sources below, not by the default action.
     signal(SIGTERM, SIG_IGN)
     signal(SIGINT, SIG_IGN)
-    signal(SIGPIPE, SIG_IGN)
-    // Past a file-size limit a write fails with EFBIG, as on a full disk: that costs the one
-    // copy being spooled, never the broker.
-    signal(SIGXFSZ, SIG_IGN)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let queue = DispatchQueue(label: "ferry.signals")
       let once = SignalOnce(continuation)
