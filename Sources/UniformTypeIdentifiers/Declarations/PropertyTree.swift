@@ -92,9 +92,10 @@ package enum PropertyTree {
   /// The most levels a property list may nest: as many as a JSON document may
   /// (`CompactJSON`'s limit).
   package static let maximumDepth = 64
-  /// The most values a property list may hold, counting each use of a shared object: far more
-  /// than any declaration file's.
-  package static let maximumValues = 100_000
+  /// The most values a property list may hold, counting each use of a shared object: ten
+  /// times a declaration file of a hundred types. Reading this many takes about 1.6 s in a
+  /// debug build, so the limit also bounds the time a hostile file costs.
+  package static let maximumValues = 10_000
 
   /// What one property-list read has used of ``maximumDepth`` and ``maximumValues``.
   private final class Limits: Sendable {
