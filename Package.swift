@@ -185,3 +185,16 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer targets (docs/FUZZING.md): only when Scripts/fuzz builds them, into its own
+// scratch path with `--sanitize=fuzzer --sanitize=address`; no other build sees them.
+if Context.environment["FERRY_FUZZ_BUILD"] != nil {
+  package.targets += [
+    .executableTarget(
+      name: "FerryFuzz",
+      dependencies: [
+        "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "X11Selections",
+      ],
+      path: "Fuzz/FerryFuzz"),
+  ]
+}

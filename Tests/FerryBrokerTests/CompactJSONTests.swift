@@ -15,7 +15,14 @@ import Testing
     return Array(try encoder.encode(value))
   }
 
-  @Test(arguments: [HelloRequest(), HelloRequest(client: "pbpaste"), HelloRequest(version: 7, client: awkward)])
+  /// Backspace and form feed: `Codable` writes `\b` and `\f`, and the compact writer wrote
+  /// `\u0008` and `\u000c` (found by `Scripts/fuzz messages`, docs/FUZZING.md).
+  static let controlCharacters = "back\u{8}space form\u{C}feed unit\u{1F}separator"
+
+  @Test(arguments: [
+    HelloRequest(), HelloRequest(client: "pbpaste"), HelloRequest(version: 7, client: awkward),
+    HelloRequest(version: 0, client: controlCharacters),
+  ])
   func helloIsWrittenAsCodableWritesIt(_ request: HelloRequest) throws {
     let compact = request.compactJSON.serialized
     #expect(String(decoding: compact, as: UTF8.self) == String(decoding: try Self.codable(request), as: UTF8.self))

@@ -262,3 +262,19 @@ import UniformTypeIdentifiers
     }
   }
 }
+
+/// Inputs the `manifest` fuzz target found (docs/FUZZING.md).
+@Suite struct DocumentManifestFuzzFindingTests {
+  /// `…00.005Z` read as a `Date` is a hair under 5 ms, and the ISO 8601 style cuts the
+  /// fraction instead of rounding it: each save of a document that was opened moved its
+  /// expiration dates one millisecond earlier.
+  @Test(arguments: ["2025-06-01T12:00:00.005Z", "2025-06-01T12:00:00.001Z", "2025-06-01T12:00:00.999Z", "2025-06-01T12:00:00.000Z"])
+  func anExpirationDateSurvivesBeingReadAndWritten(_ text: String) throws {
+    var written = text
+    for _ in 0..<3 {
+      let date = try #require(DocumentManifest.date(from: written))
+      written = DocumentManifest.string(from: date)
+      #expect(written == text)
+    }
+  }
+}

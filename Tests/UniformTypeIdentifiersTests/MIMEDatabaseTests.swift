@@ -181,6 +181,11 @@ struct MIMEDatabaseFixtureTests {
     ("text/x-c++src", "org.freedesktop.mime.text.x-c--src"),
     ("application/x-ferry_tests", "org.freedesktop.mime.application.x-ferry-tests"),
     ("application/x-ferry..tests.", "org.freedesktop.mime.application.x-ferry.-tests"),
+    // Found by `Scripts/fuzz mime-database` (docs/FUZZING.md): a doubled or leading slash
+    // gave an empty component (`text..b`), an identifier UTType refuses.
+    ("text//b", "org.freedesktop.mime.text.-b"),
+    ("/x", "org.freedesktop.mime.-x"),
+    ("text/./b", "org.freedesktop.mime.text.-.b"),
   ])
   func derivedIdentifierSpelling(_ mimeType: String, _ identifier: String) {
     let derived = SharedMIMEDatabase.derivedIdentifier(for: mimeType)

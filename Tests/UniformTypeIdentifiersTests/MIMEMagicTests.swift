@@ -33,3 +33,28 @@ import Testing
     #expect(!MIMEMagic.matches(ranged, Array("........hi".utf8)))
   }
 }
+
+/// Inputs the `mime-magic` fuzz target found (docs/FUZZING.md).
+@Suite struct MIMEMagicFuzzFindingTests {
+  /// A magic file whose match offset has 50 digits: reading the number overflowed `Int` and
+  /// trapped (`Scripts/fuzz mime-magic`, its first minute). The file is malformed from that
+  /// line on: what came before it is kept, as for any other fault.
+  @Test func aNumberTooLargeForAnOffsetEndsTheParse() {
+    let header = Array("MIME-Magic\0\n".utf8)
+    let good = Array("[50:text/x-good]\n>0=\0\u{2}hi\n".utf8)
+    let bad = Array("[90:application/vnd.stardivision.writer]\n>2".utf8) + Array(repeating: UInt8(ascii: "4"), count: 50)
+      + Array("89=\0\nStarWriter\n".utf8)
+    let sections = MIMEMagic.parse(header + good + bad)
+    #expect(sections.map(\.mimeType) == ["text/x-good"])
+  }
+
+  /// The same for a priority and a range past `largestNumber`: no section, no trap, and a
+  /// range that large never reaches `matches`.
+  @Test func aPriorityOrRangeTooLargeIsMalformed() {
+    let header = Array("MIME-Magic\0\n".utf8)
+    #expect(MIMEMagic.parse(header + Array("[99999999999999999999999:text/x-big]\n>0=\0\u{1}a\n".utf8)).isEmpty)
+    let ranged = MIMEMagic.parse(header + Array("[50:text/x-ranged]\n>0=\0\u{1}a+99999999999999999999999\n".utf8))
+    #expect(ranged.flatMap(\.matches).allSatisfy { $0.range <= MIMEMagic.largestNumber })
+    #expect(!ranged.contains { section in section.matches.contains { MIMEMagic.matches($0, Array("xyz".utf8)) } })
+  }
+}

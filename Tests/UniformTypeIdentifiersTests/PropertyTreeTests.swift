@@ -86,3 +86,57 @@ import Testing
     }
   }
 }
+
+/// Inputs the `declarations` fuzz target found (docs/FUZZING.md).
+@Suite struct PropertyTreeFuzzFindingTests {
+  /// A binary property list: `bplist00`, the objects, the offset table (one byte per
+  /// offset), and the 32-byte trailer (one-byte offsets and references).
+  static func binaryPropertyList(objects: [[UInt8]], top: UInt64 = 0) -> Data {
+    var bytes = Array("bplist00".utf8)
+    var offsets: [UInt8] = []
+    for object in objects {
+      offsets.append(UInt8(bytes.count))
+      bytes += object
+    }
+    let tableOffset = UInt64(bytes.count)
+    bytes += offsets
+    func big(_ value: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    bytes += [0, 0, 0, 0, 0, 0, 1, 1] + big(UInt64(objects.count)) + big(top) + big(tableOffset)
+    return Data(bytes)
+  }
+
+  /// A dictionary whose one value is itself: 15 bytes of objects that reading followed for
+  /// ever (the fuzzer's 142-byte input, `Fuzz/Seeds/declarations/found-binary-plist-blowup`,
+  /// held such a cycle and timed out; before the fix this test did not return).
+  @Test func aPropertyListThatContainsItselfIsRefused() {
+    let cycle = Self.binaryPropertyList(objects: [[0xD1, 1, 0], [0x51, UInt8(ascii: "a")]])
+    #expect(throws: PropertyTree.SyntaxError.self) { try PropertyTree.parsePropertyList(cycle) }
+    let file = DeclarationFile(path: "cycle.plist", contents: cycle)
+    #expect(file.items.isEmpty)
+    #expect(file.diagnostics.map(\.description).contains { $0.contains("nested more than 64 levels deep") })
+  }
+
+  /// Forty arrays each holding the next one twice: 2^40 values in 130 bytes, no cycle.
+  @Test func aPropertyListOfTooManySharedValuesIsRefused() {
+    let depth = 40
+    var objects = (0..<depth).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] as [UInt8] }
+    objects.append([0x10, 7])
+    let tree = Self.binaryPropertyList(objects: objects)
+    do {
+      _ = try PropertyTree.parsePropertyList(tree)
+      Issue.record("a property list of 2^\(depth) values was read")
+    } catch {
+      #expect(error.description.contains("more than \(PropertyTree.maximumValues) values"), "\(error)")
+    }
+  }
+
+  /// Nesting up to the limit still reads.
+  @Test func aPropertyListNestedToTheLimitReads() throws {
+    let depth = PropertyTree.maximumDepth - 1
+    var objects = (0..<depth).map { [0xA1, UInt8($0 + 1)] as [UInt8] }
+    objects.append([0x10, 7])
+    var value = try PropertyTree.parsePropertyList(Self.binaryPropertyList(objects: objects))
+    for _ in 0..<depth { value = try #require((value as? [Any])?.first) }
+    #expect(value as? Int == 7)
+  }
+}

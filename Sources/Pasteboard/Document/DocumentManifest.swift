@@ -149,9 +149,13 @@ extension DocumentManifest {
 
   private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-  /// `date` as ISO 8601 in UTC with milliseconds.
+  /// `date` as ISO 8601 in UTC with milliseconds, to the nearest millisecond.
+  ///
+  /// The style cuts the fraction instead of rounding it, and a date read from `…00.005Z` is a
+  /// hair under 5 ms: without the half millisecond added here, every save of a document that
+  /// was opened moved its expiration dates a millisecond earlier.
   static func string(from date: Date) -> String {
-    date.formatted(dateStyle)
+    date.addingTimeInterval(0.0005).formatted(dateStyle)
   }
 
   /// The date an ISO 8601 string names, with or without fractional seconds.

@@ -51,6 +51,23 @@ struct ConverterDeclarationFile {
   ///   - requiringConversions: Whether a file without `FerryConversions` is an error; when
   ///     not, it is a file of type declarations with no conversions (a directory's).
   init(path: String, commandDirectory: String? = nil, requiringConversions: Bool = true) throws(PasteboardError) {
+    switch FileBytes.contents(of: path) {
+    case .success(let bytes):
+      try self.init(
+        path: path, contents: Data(bytes), commandDirectory: commandDirectory,
+        requiringConversions: requiringConversions)
+    case .failure(let error):
+      throw .invalidConverterDeclaration(path: path, reason: "cannot read the file: \(error)")
+    }
+  }
+
+  /// Checks the shape of `contents`, read from the file at `path`, declaring nothing.
+  ///
+  /// - Throws: ``PasteboardError/invalidConverterDeclaration(path:reason:)`` as
+  ///   ``init(path:commandDirectory:requiringConversions:)`` does, for all but reading.
+  init(path: String, contents: Data, commandDirectory: String? = nil, requiringConversions: Bool = true)
+    throws(PasteboardError)
+  {
     func invalid(_ reason: String) -> PasteboardError {
       .invalidConverterDeclaration(path: path, reason: reason)
     }
@@ -58,11 +75,6 @@ struct ConverterDeclarationFile {
     self.commandDirectory =
       commandDirectory.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
       ?? URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
-    let contents: Data
-    switch FileBytes.contents(of: path) {
-    case .success(let bytes): contents = Data(bytes)
-    case .failure(let error): throw invalid("cannot read the file: \(error)")
-    }
     let root: Any
     do {
       root = try PropertyTree.parse(contents)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSONText
+import Synchronization
 
 /// A JSON document or property list read into plain Swift values: `[String: Any]`, `[Any]`,
 /// `String`, `Bool`, `Int` (a whole number that fits), `Double`, `Date`, `Data`, and
@@ -74,12 +75,44 @@ package enum PropertyTree {
   }
 
   /// Reads `contents` as a property list.
+  ///
+  /// A binary property list names its objects by reference, so a few hundred bytes can hold a
+  /// cycle or a tree of billions of values; past ``maximumDepth`` levels or ``maximumValues``
+  /// values the list is refused instead of read for ever.
   package static func parsePropertyList(_ contents: Data) throws(SyntaxError) -> Any {
+    let decoder = PropertyListDecoder()
+    decoder.userInfo[Limits.key] = Limits()
     do {
-      return try PropertyListDecoder().decode(Node.self, from: contents).value
+      return try decoder.decode(Node.self, from: contents).value
     } catch {
       throw SyntaxError(description: reason(error))
     }
+  }
+
+  /// The most levels a property list may nest: as many as a JSON document may
+  /// (`CompactJSON`'s limit).
+  package static let maximumDepth = 64
+  /// The most values a property list may hold, counting each use of a shared object: ten
+  /// times a declaration file of a hundred types. Reading this many takes about 1.6 s in a
+  /// debug build, so the limit also bounds the time a hostile file costs.
+  package static let maximumValues = 10_000
+
+  /// What one property-list read has used of ``maximumDepth`` and ``maximumValues``.
+  private final class Limits: Sendable {
+    static let key = CodingUserInfoKey(rawValue: "PropertyTree.Limits")!
+    let depth = Atomic(0)
+    let values = Atomic(0)
+
+    /// Counts one more value, one level deeper; `nil` when past a limit.
+    func enter() -> String? {
+      let depth = depth.add(1, ordering: .relaxed).newValue
+      let values = values.add(1, ordering: .relaxed).newValue
+      if depth > PropertyTree.maximumDepth { return "nested more than \(PropertyTree.maximumDepth) levels deep" }
+      if values > PropertyTree.maximumValues { return "more than \(PropertyTree.maximumValues) values" }
+      return nil
+    }
+
+    func leave() { depth.subtract(1, ordering: .relaxed) }
   }
 
   /// Writes `value` (made of the types above) as compact JSON with sorted keys, slashes
@@ -116,6 +149,19 @@ package enum PropertyTree {
     init(_ value: Any) { self.value = value }
 
     init(from decoder: any Decoder) throws {
+      if let limits = decoder.userInfo[Limits.key] as? Limits {
+        defer { limits.leave() }
+        if let problem = limits.enter() {
+          // No coding path: building it costs as much as the depth being refused.
+          throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
+        }
+        try self.init(reading: decoder)
+      } else {
+        try self.init(reading: decoder)
+      }
+    }
+
+    private init(reading decoder: any Decoder) throws {
       if let object = try? decoder.container(keyedBy: Key.self) {
         var members: [String: Any] = [:]
         for key in object.allKeys { members[key.stringValue] = try object.decode(Node.self, forKey: key).value }

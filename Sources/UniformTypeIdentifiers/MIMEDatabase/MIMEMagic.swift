@@ -26,6 +26,9 @@ package enum MIMEMagic {
 
   private static let sections = TrackedMutex<[Section]?>(nil)
 
+  /// The largest number a magic file may write (an offset, a range, a priority, an indent).
+  static let largestNumber = Int(UInt32.max)
+
   /// The MIME type the magic rules give `bytes` (only its first 4 KiB or so are looked at).
   package static func mimeType(of bytes: [UInt8]) -> String? {
     let table = sections.withLock { cached -> [Section] in
@@ -66,14 +69,22 @@ package enum MIMEMagic {
 
   /// Parses a magic file; an unreadable or malformed file gives what parsed before the fault.
   static func load(_ path: String) -> [Section] {
-    guard let bytes = FileBytes.read(path), bytes.starts(with: Array("MIME-Magic\0\n".utf8)) else { return [] }
+    FileBytes.read(path).map(parse) ?? []
+  }
+
+  /// Parses the contents of a magic file; malformed contents give what parsed before the fault.
+  static func parse(_ bytes: [UInt8]) -> [Section] {
+    guard bytes.starts(with: Array("MIME-Magic\0\n".utf8)) else { return [] }
     var sections: [Section] = []
     var index = 12
+    // A number past `largestNumber` is malformed: no real offset, range or priority comes
+    // near it, and an unbounded one would overflow here or in `matches`.
     func readNumber() -> Int? {
       var value = 0
       var digits = 0
       while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
         value = value * 10 + Int(bytes[index] - 0x30)
+        guard value <= largestNumber else { return nil }
         index += 1
         digits += 1
       }

@@ -35,8 +35,25 @@ package struct SharedMIMEDatabase: Sendable {
   ) -> SharedMIMEDatabase {
     var raw = RawDatabase()
     for directory in directories { raw.read(directory: directory) }
-    var database = SharedMIMEDatabase()
+    var database = mapped(raw, system: system)
     database.directories = directories
+    return database
+  }
+
+  /// The database the compiled files of one directory hold, given as their contents (`nil`
+  /// for a missing file), mapped onto the types of `system`.
+  package static func parse(
+    types: [UInt8]?, aliases: [UInt8]?, subclasses: [UInt8]?, globs2: [UInt8]?,
+    system: TypeCatalog = SystemTypeTable.catalog
+  ) -> SharedMIMEDatabase {
+    var raw = RawDatabase()
+    raw.read(types: types, aliases: aliases, subclasses: subclasses, globs2: globs2)
+    return mapped(raw, system: system)
+  }
+
+  /// The types `raw` declares, mapped onto the types of `system`.
+  private static func mapped(_ raw: RawDatabase, system: TypeCatalog) -> SharedMIMEDatabase {
+    var database = SharedMIMEDatabase()
     database.assignIdentifiers(raw, system: system)
     database.declare(raw, system: system)
     return database
@@ -73,17 +90,16 @@ package struct SharedMIMEDatabase: Sendable {
   }
 
   /// `org.freedesktop.mime.<media>.<subtype>`, with characters other than ASCII letters,
-  /// digits, `-` and `.` written as `-`.
+  /// digits, `-` and `.` written as `-`, and a `/` or `.` that would follow another dot too.
   package static func derivedIdentifier(for mimeType: String) -> String {
     var identifier = derivedPrefix
     var previous: Character = "."
     for character in mimeType.lowercased() {
       let mapped: Character
-      if character == "/" {
-        mapped = "."
-      } else if character.isASCII && (character.isLetter || character.isNumber || character == "-") {
+      if character.isASCII && (character.isLetter || character.isNumber || character == "-") {
         mapped = character
-      } else if character == "." && previous != "." {
+      } else if (character == "/" || character == ".") && previous != "." {
+        // Never two dots in a row: `text//plain` would give an empty component.
         mapped = "."
       } else {
         mapped = "-"
@@ -163,11 +179,19 @@ private struct RawDatabase {
   func canonical(_ mimeType: String) -> String { aliasTarget[mimeType] ?? mimeType }
 
   mutating func read(directory: String) {
-    for line in lines(directory + "/types") {
+    func contents(_ name: String) -> [UInt8]? { FileBytes.read(directory + "/" + name) }
+    read(
+      types: contents("types"), aliases: contents("aliases"), subclasses: contents("subclasses"),
+      globs2: contents("globs2"))
+  }
+
+  /// Reads one directory's files from their contents; `nil` is a missing file.
+  mutating func read(types: [UInt8]?, aliases: [UInt8]?, subclasses: [UInt8]?, globs2: [UInt8]?) {
+    for line in lines(types) {
       let name = TagNormalization.normalizeMIMEType(String(decoding: line, as: UTF8.self))
-      if known.insert(name).inserted { types.append(name) }
+      if known.insert(name).inserted { self.types.append(name) }
     }
-    for line in lines(directory + "/aliases") {
+    for line in lines(aliases) {
       let fields = line.split(separator: 0x20)
       guard fields.count == 2 else { continue }
       let alias = string(fields[0])
@@ -176,7 +200,7 @@ private struct RawDatabase {
       aliasTarget[alias] = target
       aliasesOf[target, default: []].append(alias)
     }
-    for line in lines(directory + "/subclasses") {
+    for line in lines(subclasses) {
       let fields = line.split(separator: 0x20)
       guard fields.count == 2 else { continue }
       let child = string(fields[0])
@@ -185,7 +209,7 @@ private struct RawDatabase {
         parentsOf[child, default: []].append(parent)
       }
     }
-    for line in lines(directory + "/globs2") {
+    for line in lines(globs2) {
       // weight:type:glob[:flags]
       let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
       guard fields.count >= 3, let weight = Int(string(fields[0])) else { continue }
@@ -201,8 +225,8 @@ private struct RawDatabase {
     }
   }
 
-  private func lines(_ path: String) -> [ArraySlice<UInt8>] {
-    guard let bytes = FileBytes.read(path) else { return [] }
+  private func lines(_ bytes: [UInt8]?) -> [ArraySlice<UInt8>] {
+    guard let bytes else { return [] }
     return FileBytes.lines(bytes).filter { $0.first != UInt8(ascii: "#") }
   }
 
