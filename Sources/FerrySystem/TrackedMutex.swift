@@ -1,6 +1,7 @@
 import CFerrySystem
-import Synchronization
+public import Synchronization
 
+#if FERRY_TRACKED_LOCKS
 /// `Synchronization.Mutex` whose locking ThreadSanitizer sees.
 ///
 /// On Linux, `Mutex` takes and hands over a contended lock with futex system calls inside
@@ -9,6 +10,9 @@ import Synchronization
 /// race. `TrackedMutex` tells it: each holder acquires the lock's address after locking and
 /// releases it before unlocking (`__tsan_acquire`, `__tsan_release`). Without ThreadSanitizer
 /// those are two calls that find no runtime and return. Use it wherever `Mutex` would go.
+///
+/// This wrapper exists in builds for ThreadSanitizer only (`Scripts/test --sanitize thread`
+/// defines `FERRY_TRACKED_LOCKS`); elsewhere `TrackedMutex` is `Mutex` itself (below).
 public struct TrackedMutex<Value: ~Copyable>: ~Copyable {
   private let mutex: Mutex<Value>
 
@@ -33,3 +37,11 @@ public struct TrackedMutex<Value: ~Copyable>: ~Copyable {
 }
 
 extension TrackedMutex: @unchecked Sendable where Value: ~Copyable {}
+#else
+/// `Synchronization.Mutex`: in a build for ThreadSanitizer (`FERRY_TRACKED_LOCKS`), a wrapper
+/// that shows ThreadSanitizer the lock's hand-overs, which it cannot see in the futex calls
+/// inside Synchronization. Elsewhere the wrapper is left out: each of its generic
+/// instantiations cost the runtime metadata of its own at first use, and with every lock of the
+/// product behind it, a short `pbpaste` ran 15% more instructions (docs/PERFORMANCE.md).
+public typealias TrackedMutex = Mutex
+#endif
