@@ -164,6 +164,11 @@ public final class X11Display: Sendable {
   ///
   /// - Parameters:
   ///   - name: The display name (`:0`); `nil` for `$DISPLAY`.
+  ///   - selection: The selection.
+  ///   - target: The target atom's name (`UTF8_STRING`, `image/png`, `TARGETS`).
+  ///   - sink: Memory, or a descriptor the bytes are written to as they arrive.
+  ///   - stepTimeout: How long to wait for the answer and for each INCR chunk.
+  ///   - byteLimit: Keep at most this many bytes, as ``read(_:target:into:stepTimeout:byteLimit:)``.
   ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call
   ///     (Xlib does not return from that); a loss it reports otherwise fails the read.
   /// - Throws: ``X11Error/cannotOpenDisplay(_:)``, or as
