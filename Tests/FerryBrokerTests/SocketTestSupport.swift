@@ -188,7 +188,10 @@ final class RawConnection: @unchecked Sendable {
       close(descriptor)
       throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    // A guard against a broker that never answers, not a measure of speed: at the start of a
+    // full run on two cores, in-process brokers of a dozen tests starting at once took over
+    // 10 s to answer their first hello (the clean-clone run of 2026-11-24).
+    var timeout = timeval(tv_sec: 60, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   }
 
@@ -222,7 +225,7 @@ final class RawConnection: @unchecked Sendable {
     #expect(answer.kind == .response)
   }
 
-  /// The next frame, or `nil` when the broker closed the connection (or went silent for 10 s).
+  /// The next frame, or `nil` when the broker closed the connection (or went silent for 60 s).
   func receive() throws -> Frame? {
     while true {
       if let frame = try decoder.nextFrame() { return frame }
