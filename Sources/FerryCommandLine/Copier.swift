@@ -71,6 +71,7 @@ public enum Paster {
       return
     }
     let direct = try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
+    defer { direct.close() }  // before the process exits, not whenever the task lets it go
     let preferences = request.preferences.map(TypeArgument.type(forIdentifier:))
     try runBlocking { _ = try await direct.paste(preferences: preferences, to: descriptor) }
   }
@@ -80,6 +81,7 @@ public enum Paster {
     try validate(request)
     if let types = try BrokerConnector.types(request) { return types }
     let direct = try directSelection(request)
+    defer { direct.close() }  // before the process exits, not whenever the task lets it go
     return try runBlocking {
       return direct.item(try await direct.offer()).types.map(\.identifier)
     }

@@ -124,6 +124,7 @@ public enum DetachedSelectionServer {
       report(.ready)
       try? FileDescriptor(rawValue: 3).close()
       lost.wait()
+      connection.close()  // the X thread out of Xlib before exit's destructors run
       exit(0)
     } catch {
       report(Report(failure: error))

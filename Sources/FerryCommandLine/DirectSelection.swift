@@ -33,6 +33,16 @@ public struct DirectSelection: Sendable {
     self.stepTimeout = stepTimeout
   }
 
+  /// Closes the display and waits (briefly) for its X thread to end.
+  ///
+  /// Call it before the process exits: leaving it to the display's last release let that
+  /// release happen on a concurrency thread after `pbpaste` had printed and called `exit`,
+  /// so the X thread was inside `XCloseDisplay` while libX11's exit-time destructor freed
+  /// the lock that call takes (a SIGSEGV that lost the buffered output).
+  public func close() {
+    display.close()
+  }
+
   /// What the owner offers.
   public func offer() async throws -> SelectionOffer {
     do {
