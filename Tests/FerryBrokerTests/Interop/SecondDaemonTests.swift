@@ -5,7 +5,10 @@ import Testing
 
 /// A second `ferry daemon` for the same display names the broker that runs.
 @Suite struct SecondDaemonTests {
-  @Test func aSecondDaemonNamesTheRunningBrokersPidEvenWhenItsPidFileIsEmpty() async throws {
+  // ThreadSanitizer's runtime writes 512 KiB to /tmp/tsan.rodata.PID before main, which a
+  // file-size limit of 0 kills with SIGXFSZ: no daemon of that build starts under it.
+  @Test(.disabled(if: SanitizedRun.sanitizer == "thread", "ThreadSanitizer's runtime writes a file before main"))
+  func aSecondDaemonNamesTheRunningBrokersPidEvenWhenItsPidFileIsEmpty() async throws {
     let fixture = try await BrokerFixture(display: nil, start: false)
     // A file-size limit of 0 stands in for a full runtime directory: the broker cannot write
     // its pid into the lock file, which stays empty.
