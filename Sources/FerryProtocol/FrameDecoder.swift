@@ -122,7 +122,10 @@ public struct FrameDecoder: Sendable {
       case .body(let kind, let bodyCount):
         guard end - start >= bodyCount else { return nil }
         let from = start
-        let body = [UInt8](unsafeUninitializedCapacity: bodyCount) { target, count in
+        // An empty body is `[]`: `Array(unsafeUninitializedCapacity: 0)` stores its count
+        // of 0 into the runtime's one shared empty-array object, a write from every thread
+        // that decodes an END frame (ThreadSanitizer reported it as a data race).
+        let body = bodyCount == 0 ? [] : [UInt8](unsafeUninitializedCapacity: bodyCount) { target, count in
           storage.withUnsafeBytes { source in
             UnsafeMutableRawBufferPointer(target).copyMemory(
               from: UnsafeRawBufferPointer(rebasing: source[from..<from + bodyCount]))
