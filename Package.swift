@@ -194,6 +194,7 @@ if Context.environment["FERRY_FUZZ_BUILD"] != nil {
       name: "FerryFuzz",
       dependencies: [
         "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "X11Selections",
+        "FerryConfiguration",
       ],
       path: "Fuzz/FerryFuzz"),
   ]

@@ -88,6 +88,14 @@ public struct ConfigurationFile: Sendable {
       return .file(path, line: lines[1], "\(key) is given twice (first on line \(lines[0]))")
     case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
       return .file(path, line: mark.line, column: mark.column, "not valid YAML: \(problem)")
+    case .reader(let problem, let offset?, let value, _):
+      // libyaml's reader (a control character, bad UTF-8) gives a character offset; Yams's
+      // own description of it quotes the line on a second line, with a caret on a third.
+      let before = text.prefix(offset)
+      let line = before.reduce(1) { $1.isNewline ? $0 + 1 : $0 }
+      let column = before.reversed().prefix { !$0.isNewline }.count + 1
+      let character = value >= 0 ? String(format: " (U+%04X)", value) : ""
+      return .file(path, line: line, column: column, "not valid YAML: \(problem)\(character)")
     default:
       return ConfigurationError("\(path): not valid YAML: \(error)")
     }

@@ -54,6 +54,23 @@ import Testing
     #expect(!message.contains("\n"))
   }
 
+  /// Found by the `configuration` fuzz target (issue 17): a control character made Yams's
+  /// error three lines (the line quoted, a caret under it), and a newline inside a quoted key
+  /// or value went into the message as it was. Every message is one line now.
+  @Test(arguments: [
+    ("capture-limit: 64\nkey\u{13}: 1\n", "config:2:4: not valid YAML: control characters are not allowed (U+0013)"),
+    ("\"log\\nlevel\": info\n", "config:1: unknown key 'log\\u{A}level' (did you mean 'log-level'?)"),
+    ("log-level: \"lo\\nud\"\n", "config:1: log-level: 'lo\\u{A}ud' is not one of trace, debug, info, notice, warning, error, critical"),
+    ("history:\n  \"a\\u2028b\": 1\n", nil),
+  ] as [(String, String?)])
+  func aMistakeWithAControlCharacterIsStillOneLine(text: String, message: String?) throws {
+    let error = #expect(throws: ConfigurationError.self) { try ConfigurationFile(path: "config", text: text) }
+    let line = try #require(error?.message)
+    let breaks: [Unicode.GeneralCategory] = [.control, .lineSeparator, .paragraphSeparator]
+    #expect(!line.unicodeScalars.contains { breaks.contains($0.properties.generalCategory) }, "\(line.debugDescription)")
+    if let message { #expect(line == message) }
+  }
+
   @Test func anEmptyFileOrOneOfCommentsSetsNothing() throws {
     #expect(try ConfigurationFile(path: "c", text: "").settings.isEmpty)
     #expect(try ConfigurationFile(path: "c", text: "# nothing yet\n\n").settings.isEmpty)

@@ -1,0 +1,28 @@
+import FerryConfiguration
+
+/// The daemon's configuration file (YAML through Yams): any text either reads to settings or
+/// is refused with one line naming the file and a line of it, as the README promises every
+/// bad input; settings name each key once, on a line the text has.
+let configurationTarget = FuzzTarget(name: "configuration") { bytes in
+  let text = String(decoding: bytes, as: UTF8.self)
+  let path = "/fuzz/config"
+  // Lines as libyaml counts them: a break is \n, \r\n or a lone \r; one more for a mark just
+  // past the end.
+  let lineCount = text.utf8.reduce(1) { $0 + ($1 == 0x0A || $1 == 0x0D ? 1 : 0) } + 1
+  do throws(ConfigurationError) {
+    let file = try ConfigurationFile(path: path, text: text)
+    var seen = Set<String>()
+    for setting in file.settings {
+      require(seen.insert(setting.key.name).inserted, "\(setting.key.name) was read twice")
+      require((1...lineCount).contains(setting.line), "\(setting.key.name) is on line \(setting.line) of \(lineCount)")
+    }
+  } catch {
+    let line = error.message
+    require(!line.contains(where: \.isNewline), "the error is more than one line: \(line.debugDescription)")
+    require(line.hasPrefix(path + ":"), "the error does not name the file: \(line)")
+    let number = line.dropFirst(path.count + 1).prefix { $0.isNumber }
+    if let number = Int(number) {
+      require((1...lineCount).contains(number), "the error names line \(number) of \(lineCount): \(line)")
+    }
+  }
+}
