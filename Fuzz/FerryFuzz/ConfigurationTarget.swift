@@ -6,9 +6,11 @@ import FerryConfiguration
 let configurationTarget = FuzzTarget(name: "configuration") { bytes in
   let text = String(decoding: bytes, as: UTF8.self)
   let path = "/fuzz/config"
-  // Lines as libyaml counts them: a break is \n, \r\n or a lone \r; one more for a mark just
-  // past the end.
-  let lineCount = text.utf8.reduce(1) { $0 + ($1 == 0x0A || $1 == 0x0D ? 1 : 0) } + 1
+  // Lines as libyaml counts them (YAML 1.1): a break is \n, \r, \r\n, NEL (U+0085) or a
+  // line or paragraph separator (U+2028, U+2029); counting \r\n twice only lets more by.
+  // One more for a mark just past the end.
+  let breaks: Set<UInt32> = [0x0A, 0x0D, 0x85, 0x2028, 0x2029]
+  let lineCount = text.unicodeScalars.reduce(1) { $0 + (breaks.contains($1.value) ? 1 : 0) } + 1
   do throws(ConfigurationError) {
     let file = try ConfigurationFile(path: path, text: text)
     var seen = Set<String>()
