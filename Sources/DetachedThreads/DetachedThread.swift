@@ -46,6 +46,26 @@ package enum DetachedThread {
     return true
   }
 
+  /// Runs blocking `body` on a new thread of its own and returns what it returns: the one way,
+  /// in the product and in the tests, to wait for a process, a pipe or a lock from async code
+  /// without holding a thread of Swift concurrency's cooperative pool (one per core, two on
+  /// the project's machines; an X owner's or the broker's tasks need them).
+  ///
+  /// When the system refuses a thread, `body` runs on the caller's thread instead.
+  ///
+  /// ```swift
+  /// let status = try await DetachedThread.run { try child.waitForExit() }
+  /// ```
+  package static func run<T: Sendable>(
+    name: String = "ferry-blocking", stackSize: Int? = 1 << 22,
+    _ body: @escaping @Sendable () throws -> T
+  ) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      let job: @Sendable () -> Void = { continuation.resume(with: Result { try body() }) }
+      if !start(name: name, stackSize: stackSize, job) { job() }
+    }
+  }
+
   /// What a new thread runs, handed to it through `pthread_create`'s context pointer.
   private final class Work {
     let name: String

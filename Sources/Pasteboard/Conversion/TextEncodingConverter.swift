@@ -1,3 +1,4 @@
+import DetachedThreads
 import FoundationEssentials
 import UniformTypeIdentifiers
 
@@ -59,7 +60,18 @@ public struct TextEncodingConverter: PasteboardConverter {
   public func convert(
     _ payload: PasteboardPayload, from source: UTType, to target: UTType, spool: ConversionSpool
   ) async throws -> PasteboardPayload {
-    try Self.convert(payload, from: source, to: target, spool: spool)
+    try await Self.offThePoolWhenLarge(payload) { try Self.convert(payload, from: source, to: target, spool: spool) }
+  }
+
+  /// Runs `conversion` at once when `payload` is small and in memory; otherwise — a file's
+  /// worth of text, read and written a chunk at a time, seconds under I/O load — on a thread
+  /// of its own, so that it holds none of the threads owners answer from
+  /// (`ProductionExecutor`, two on a 2-core machine).
+  static func offThePoolWhenLarge(
+    _ payload: PasteboardPayload, _ conversion: @escaping @Sendable () throws -> PasteboardPayload
+  ) async throws -> PasteboardPayload {
+    if fitsInMemory(payload) { return try conversion() }
+    return try await DetachedThread.run(name: "ferry-convert", conversion)
   }
 
   static func convert(

@@ -1,4 +1,4 @@
-import Dispatch
+import DetachedThreads
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -63,15 +63,14 @@ enum DocumentFileSystem {
     (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
   }
 
-  /// Runs blocking file work (copies, fsyncs, renames) on a Dispatch queue, so that a long
-  /// copy does not hold one of the few threads of Swift's cooperative pool.
+  /// Runs blocking file work (copies, fsyncs, renames) on a thread of its own, so that a long
+  /// copy does not hold one of the few threads of Swift's cooperative pool. Not on a Dispatch
+  /// global queue: on Linux those share the pool's threads, and under load a save waited there
+  /// for more than 20 s behind blocked tasks (docs/TESTING.md).
   static func offload<Value: Sendable>(
     _ work: @escaping @Sendable () throws -> Value
   ) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global(qos: .utility).async {
-        continuation.resume(with: Result { try work() })
-      }
-    }
+    try await DetachedThread.run(name: "ferry-document", work)
   }
+
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FerrySystem
 
 extension PasteboardItem {
   /// The item's text in GTK's lenient `form` of a legacy X target (`STRING`, `text/plain`):
@@ -13,13 +14,15 @@ extension PasteboardItem {
   public func escapedText(_ form: EscapedTextForm) async throws -> PasteboardPayload {
     let task = escaped.withLock { tasks in
       if let task = tasks[form] { return task }
-      // An unstructured task, on the global executor whatever the caller prefers (see
+      // An unstructured task on the production threads, whatever the caller prefers (see
       // `produce(_:route:)`).
-      let task = Task { [self] in
+      let task = Task(executorPreference: ProductionExecutor.shared) { [self] in
         let utf8 = try await payload(for: .utf8PlainText)
         do {
-          return try TextEncodingConverter.escapedText(
-            utf8, as: form, spool: spool.map { ConversionSpool(spool: $0) })
+          let spool = spool.map { ConversionSpool(spool: $0) }
+          return try await TextEncodingConverter.offThePoolWhenLarge(utf8) {
+            try TextEncodingConverter.escapedText(utf8, as: form, spool: spool)
+          }
         } catch let error as PasteboardError {
           throw error
         } catch {

@@ -131,12 +131,11 @@ public final class PasteboardItem: Sendable {
         ? { if case .lazy(let limit, _) = representation.provider { return limit } else { return nil } }()
         : nil
       if let running = tasks[type] { return (running, limit) }
-      // On the global executor whatever the caller prefers: a provider or a conversion may
-      // take long, and must not hold up a caller's own executor (the broker's event loop).
-      // An unstructured task does not inherit the caller's preference; naming
-      // `globalConcurrentExecutor` instead would be Dispatch's pool even where the process
-      // has installed a global executor of its own (the broker's EventLoopGlobalExecutor).
-      let task = Task { [self] in
+      // On the production threads whatever the caller prefers: a provider or a conversion
+      // may take long, and must not hold up a caller's own executor (the broker's event
+      // loop); nor may anything else that holds the global pool hold up an owner's answer
+      // (ProductionExecutor).
+      let task = Task(executorPreference: ProductionExecutor.shared) { [self] in
         try await self.run(route, representation: representation)
       }
       tasks[type] = task

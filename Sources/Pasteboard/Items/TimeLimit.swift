@@ -28,10 +28,11 @@ enum TimeLimit {
           timer = nil
         }
       }
-      let waiter = Task {
+      // Both on the production threads: a starved global pool must not hold the answer.
+      let waiter = Task(executorPreference: ProductionExecutor.shared) {
         do { resume(.success(try await task.value)) } catch { resume(.failure(error)) }
       }
-      let sleeper = Task {
+      let sleeper = Task(executorPreference: ProductionExecutor.shared) {
         do { try await Task.sleep(for: limit, clock: .timerThread) } catch { return }  // cancelled: the value came first
         resume(.failure(timeoutError()))
         waiter.cancel()

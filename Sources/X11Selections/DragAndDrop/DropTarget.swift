@@ -5,6 +5,7 @@ import FoundationEssentials
 #elseif canImport(Musl)
   import Musl
 #endif
+import FerrySystem
 import Pasteboard
 import UniformTypeIdentifiers
 
@@ -149,7 +150,7 @@ package final class DropTarget {
     let finish = XThreadBound { (outcome: ReadOutcome) in
       self.finishDrop(outcome, offered: offered, source: source, time: time, action: action)
     }
-    Task.detached {
+    Task(executorPreference: ProductionExecutor.shared) {
       let capture = await loop.capture(
         offer, targets: targets, budget: DropTarget.byteLimit,
         stepTimeout: DropTarget.conversionStepTimeout)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FerrySystem
 
 #if canImport(Glibc)
   import Glibc
@@ -93,7 +94,7 @@ final class ClipboardManagerService {
     busy = true
     let requested = targets
     let loop = session.loop
-    Task {
+    Task(executorPreference: ProductionExecutor.shared) {
       let saved = await save(requested)
       loop.submit { session in
         session.manager.finishSave(request, saved: saved)

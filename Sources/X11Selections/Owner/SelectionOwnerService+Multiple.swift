@@ -5,6 +5,7 @@ import FoundationEssentials
 #elseif canImport(Musl)
   import Musl
 #endif
+import FerrySystem
 import Pasteboard
 
 extension SelectionOwnerService {
@@ -30,7 +31,7 @@ extension SelectionOwnerService {
     let loop = session.loop
     let limit = chunkBytes
     let selection = request.selection
-    Task {
+    Task(executorPreference: ProductionExecutor.shared) {
       let table = await TargetTable.make(for: item)
       var results: [(Int, Data, String)?] = []
       for (index, name) in names.enumerated() {

@@ -5,6 +5,7 @@ import FoundationEssentials
 #elseif canImport(Musl)
   import Musl
 #endif
+import FerrySystem
 import Pasteboard
 import UniformTypeIdentifiers
 
@@ -188,7 +189,7 @@ final class SelectionOwnerService {
     let item = ownership.item
     let loop = session.loop
     let body = XThreadBound(body)
-    Task {
+    Task(executorPreference: ProductionExecutor.shared) {
       let table = await TargetTable.make(for: item)
       loop.submit { session in
         let service = session.owner
@@ -234,7 +235,7 @@ final class SelectionOwnerService {
     }
     let loop = session.loop
     let completion = XThreadBound(completion)
-    Task {
+    Task(executorPreference: ProductionExecutor.shared) {
       switch entry.source {
       case .type, .escapedText:
         let payload = await entry.payload(of: item)
