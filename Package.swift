@@ -85,7 +85,7 @@ let package = Package(
         "NearMiss", "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
+    .target(name: "FerryTestSupport", dependencies: ["FerrySystem", "DetachedThreads"]),
     .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Sources/KeeperProbe"),
     .executableTarget(
       name: "ferry",
@@ -135,7 +135,7 @@ let package = Package(
       dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport", "FerrySystem"],
       path: "Benchmarks/X11Benchmark"
     ),
-    .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem"]),
+    .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem", "FerryTestSupport"]),
     .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
     .testTarget(
       name: "UniformTypeIdentifiersTests",

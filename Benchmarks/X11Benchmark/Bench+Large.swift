@@ -137,7 +137,7 @@ extension Bench {
       }
     case .xclip:
       let display = display
-      let (wall, ending) = try await OwnThread.run {
+      let (wall, ending) = try await DetachedThread.run {
         let clock = ContinuousClock()
         let start = clock.now
         let reader = try Spawned(

@@ -53,7 +53,7 @@ extension Bench {
     let sink = open(output.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
     defer { close(sink) }
     let display = display
-    let (wall, endings) = try await OwnThread.run {
+    let (wall, endings) = try await DetachedThread.run {
       let clock = ContinuousClock()
       let start = clock.now
       let readers = try (0..<Self.concurrentReaders).map { _ in

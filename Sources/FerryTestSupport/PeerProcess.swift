@@ -126,6 +126,7 @@ public final class PeerProcess: @unchecked Sendable {
 
   /// Waits until the output contains `text`, or the deadline passes.
   @discardableResult
+  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
   public func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) -> Bool {
     Deadline.wait(for: timeout) { outputSoFar.contains(text) || !process.isRunning } && outputSoFar.contains(text)
   }
@@ -139,6 +140,7 @@ public final class PeerProcess: @unchecked Sendable {
   ///
   /// Never blocks for long: past the deadline the result says so, with status
   /// ``Result/stillRunning``.
+  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
   public func finish(timeout: Duration = .seconds(20)) -> Result {
     if !Deadline.wait(for: timeout, { !process.isRunning }) {
       Glibc.kill(-process.processIdentifier, SIGKILL)
@@ -153,12 +155,17 @@ public final class PeerProcess: @unchecked Sendable {
   }
 
   /// Sends `signal` to the peer and everything it started (its process group), and reaps it.
+  ///
+  /// Available from async code for a `defer`, which cannot await: a peer ends within moments
+  /// of SIGTERM, so the thread is held only that long. Elsewhere async code awaits
+  /// ``stopped(signal:)``.
   public func kill(signal: Int32 = SIGTERM) -> Result {
     if process.isRunning { Glibc.kill(-process.processIdentifier, signal) }
     return finish(timeout: .seconds(10))
   }
 
   /// Runs a peer to completion.
+  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
   public static func run(
     _ arguments: [String], display: String?, input: Data? = nil, timeout: Duration = .seconds(20),
     environment: [String: String] = [:], inputFile: URL? = nil, outputFile: URL? = nil

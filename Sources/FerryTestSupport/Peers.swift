@@ -13,6 +13,13 @@ public enum Peers {
     return nil
   }
 
+  /// Checks that each of `programs` is on `PATH`, as a test or suite that needs them starts.
+  ///
+  /// - Throws: ``PeerUnavailable`` naming the first one that is not.
+  public static func require(_ programs: String...) throws {
+    for program in programs where path(of: program) == nil { throw PeerUnavailable(program: program) }
+  }
+
   /// The system Python that has python3-gi and tkinter (not a pyenv shim).
   public static var systemPython: String? {
     FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : nil

@@ -1,3 +1,4 @@
+import DetachedThreads
 import Foundation
 
 #if canImport(Glibc)
@@ -62,7 +63,7 @@ public final class XvfbServer: Sendable {
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func dedicated(_ purpose: String) async throws -> XvfbServer {
     if let existing = cacheLock.withLock({ servers[purpose] }) { return try existing.get() }
-    return try await OwnThread.run { try dedicated(purpose) }
+    return try await DetachedThread.run { try dedicated(purpose) }
   }
 
   /// A server for one test that ends it itself (to see a display go away): never shared.
@@ -79,7 +80,7 @@ public final class XvfbServer: Sendable {
   ///
   /// - Throws: ``PeerUnavailable`` when Xvfb is not installed, or ``XvfbError``.
   public static func disposable() async throws -> XvfbServer {
-    try await OwnThread.run { try disposable() }
+    try await DetachedThread.run { try disposable() }
   }
 
   /// Stops the server and waits until it has ended: its clients lose the display.

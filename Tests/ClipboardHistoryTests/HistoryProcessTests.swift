@@ -102,7 +102,7 @@ extension HistoryTestsInOrder {
     defer { try? FileManager.default.removeItem(at: scratch) }
     do {
       let directory = scratch.appendingPathComponent("history")
-      let recorded = try await OwnThread.run {
+      let recorded = try await DetachedThread.run {
         let child = try PeerProcess([fixture, "record-loop", directory.path, "lock"], display: nil)
         let recorded = child.waitForOutput("recorded", timeout: .seconds(60))
         _ = child.kill(signal: SIGKILL)

@@ -80,7 +80,7 @@ enum HistoryTesting {
   static func runInNamespace(setup: String, fixture arguments: [String]) async throws -> PeerProcess.Result {
     let script = "set -e; \(setup); exec \"$F\" \"$@\""
     let fixture = try fixture()
-    return try await OwnThread.run {
+    return try await DetachedThread.run {
       try PeerProcess.run(
         ["unshare", "-rm", "sh", "-c", script, "sh"] + arguments, display: nil, timeout: .seconds(120),
         environment: ["F": fixture])
@@ -90,6 +90,6 @@ enum HistoryTesting {
   /// Runs the fixture with `arguments` to its end, on a thread of its own.
   static func runFixture(_ arguments: [String]) async throws -> PeerProcess.Result {
     let fixture = try fixture()
-    return try await OwnThread.run { try PeerProcess.run([fixture] + arguments, display: nil, timeout: .seconds(60)) }
+    return try await DetachedThread.run { try PeerProcess.run([fixture] + arguments, display: nil, timeout: .seconds(60)) }
   }
 }

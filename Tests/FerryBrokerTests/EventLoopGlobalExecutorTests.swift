@@ -17,7 +17,7 @@ import Testing
       BrokerDaemon.prepareProcess()
       let places = await Task.detached {
         var places = [EventLoopGlobalExecutor.shared.isCurrent]
-        try? await Task.sleep(for: .milliseconds(1), clock: .timerThread)
+        try? await Task.sleep(for: .milliseconds(1), clock: .timerThread)  // where a sleep resumes is checked
         places.append(EventLoopGlobalExecutor.shared.isCurrent)
         places.append(await Probe().isOnTheLoops())
         places.append(await Task { EventLoopGlobalExecutor.shared.isCurrent }.value)

@@ -32,7 +32,7 @@ import UniformTypeIdentifiers
   func aMalformedFrameGetsAnErrorFrameAndACloseAndTheBrokerGoesOn(case index: Int) async throws {
     let (name, bytes, code) = Self.malformed[index]
     try await SocketFixture.with { fixture in
-      let frames = try await blocking {
+      let frames = try await DetachedThread.run {
         let raw = try fixture.rawConnection()
         try raw.hello()
         raw.send(bytes)
@@ -46,7 +46,7 @@ import UniformTypeIdentifiers
       #expect(!body.message.isEmpty)
 
       // The broker still serves a second connection.
-      let state = try await blocking {
+      let state = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("fine".utf8), type: "public.utf8-plain-text")])
         return try client.types()
@@ -57,7 +57,7 @@ import UniformTypeIdentifiers
 
   @Test func anUnsupportedVersionIsRefusedAndClosed() async throws {
     try await SocketFixture.with { fixture in
-      let frames = try await blocking {
+      let frames = try await DetachedThread.run {
         let raw = try fixture.rawConnection()
         raw.send(try Frame.json(.request, HelloRequest(version: 99)))
         return try raw.receiveUntilClosed()
@@ -71,7 +71,7 @@ import UniformTypeIdentifiers
 
   @Test func aRequestBeforeHelloIsRefusedAndClosed() async throws {
     try await SocketFixture.with { fixture in
-      let frames = try await blocking {
+      let frames = try await DetachedThread.run {
         let raw = try fixture.rawConnection()
         raw.send(try Frame.json(.request, TypesRequest()))
         return try raw.receiveUntilClosed()
@@ -95,10 +95,10 @@ import UniformTypeIdentifiers
   @Test(arguments: Abort.allCases)
   func anAbortedWriteLeavesThePreviousItem(abort: Abort) async throws {
     try await SocketFixture.with({ $0.spoolThreshold = 64 << 10 }) { fixture in
-      let before = try await blocking {
+      let before = try await DetachedThread.run {
         try fixture.client().write([.data(Data("previous".utf8), type: "public.utf8-plain-text")])
       }
-      let answers = try await blocking {
+      let answers = try await DetachedThread.run {
         let raw = try fixture.rawConnection()
         try raw.hello()
         raw.send(try Frame.json(.request, WriteRequest(representations: [.init(type: "public.data"), .init(type: "public.utf8-plain-text")])))
@@ -123,20 +123,20 @@ import UniformTypeIdentifiers
       #expect(answers.isEmpty, "an abandoned write gets no answer")
       #expect(await fixture.waitUntilIdle())
 
-      let (state, text) = try await blocking {
+      let (state, text) = try await DetachedThread.run {
         let client = try fixture.client()
         return (try client.types(), try client.read(types: ["public.utf8-plain-text"]).data)
       }
       #expect(state.changeCount == before)
       #expect(state.storedTypes == ["public.utf8-plain-text"])
       #expect(text == Data("previous".utf8))
-      #expect(await eventually { fixture.spooledFiles().isEmpty }, "the partial spool file is removed")
+      #expect(await Deadline.wait(for: .seconds(30)) { fixture.spooledFiles().isEmpty }, "the partial spool file is removed")
     }
   }
 
   @Test func aClientWhoseSourceFailsAbandonsTheWriteAndThePreviousItemStays() async throws {
     try await SocketFixture.with { fixture in
-      let (error, text) = try await blocking { () -> (BrokerClientError?, Data) in
+      let (error, text) = try await DetachedThread.run { () -> (BrokerClientError?, Data) in
         let client = try fixture.client()
         try client.write([.data(Data("previous".utf8), type: "public.utf8-plain-text")])
         var failure: BrokerClientError?
@@ -156,7 +156,7 @@ import UniformTypeIdentifiers
   @Test func aPeerOfAnotherUserIsRefusedThroughSOPeerCred() async throws {
     // The kernel reports our own uid; a broker configured for another user must refuse it.
     try await SocketFixture.with({ $0.peerUID = getuid() &+ 1 }) { fixture in
-      let error = try await blocking { () -> BrokerClientError? in
+      let error = try await DetachedThread.run { () -> BrokerClientError? in
         do {
           _ = try fixture.client()
           return nil
@@ -170,7 +170,7 @@ import UniformTypeIdentifiers
 
   @Test func aPipeliningClientLearnsOfTheRefusalFromItsFirstCall() async throws {
     try await SocketFixture.with({ $0.peerUID = getuid() &+ 1 }) { fixture in
-      let error = try await blocking { () -> BrokerClientError? in
+      let error = try await DetachedThread.run { () -> BrokerClientError? in
         let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
         do {
           _ = try client.read(types: ["public.utf8-plain-text"])
@@ -207,7 +207,7 @@ import UniformTypeIdentifiers
     let bound = withUnixAddress(location.path) { bind(listener, $0, $1) }
     #expect(bound == 0)
     #expect(listen(listener, 4) == 0)
-    let error = try await blocking { () -> BrokerClientError? in
+    let error = try await DetachedThread.run { () -> BrokerClientError? in
       do {
         _ = try BrokerClient.connect(to: location, timeout: .milliseconds(300))
         return nil

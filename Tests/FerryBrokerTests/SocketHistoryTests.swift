@@ -2,6 +2,7 @@ import ClipboardHistory
 import FerryBroker
 import FerryClient
 import FerryProtocol
+import FerryTestSupport
 import Foundation
 import Logging
 import Testing
@@ -43,8 +44,8 @@ import Testing
     try await Self.withHistory { fixture, history in
       let preview = String(repeating: "ä", count: 150)
       // 700 recordings (fsync each) on a thread of their own, not the test process's pool.
-      _ = try await blocking { for index in 0..<700 { _ = try Self.record("\(index) \(preview)", in: history) } }
-      let (all, firstPage) = try await blocking {
+      _ = try await DetachedThread.run { for index in 0..<700 { _ = try Self.record("\(index) \(preview)", in: history) } }
+      let (all, firstPage) = try await DetachedThread.run {
         let client = try fixture.client()
         let all = try client.historyList(limit: 1000)
         let raw = try fixture.rawConnection()
@@ -64,7 +65,7 @@ import Testing
   @Test func aPageAndAnOffsetAreHonoured() async throws {
     try await Self.withHistory { fixture, history in
       for index in 0..<10 { try Self.record("entry \(index)", in: history) }
-      let (page, pasteboardOnly) = try await blocking {
+      let (page, pasteboardOnly) = try await DetachedThread.run {
         let client = try fixture.client()
         return (try client.historyList(limit: 3, offset: 2), try client.historyList(pasteboard: "primary"))
       }
@@ -75,7 +76,7 @@ import Testing
 
   @Test func aNegativeLimitIsABadRequestAndTheConnectionGoesOn() async throws {
     try await Self.withHistory { fixture, _ in
-      let (refusal, after) = try await blocking {
+      let (refusal, after) = try await DetachedThread.run {
         let raw = try fixture.rawConnection()
         try raw.hello()
         raw.send(try Frame.json(.request, HistoryListRequest(limit: -1)))
@@ -93,13 +94,13 @@ import Testing
     try await Self.withHistory { fixture, history in
       let large = Data(TestBytes.make(300 << 10, seed: 13))
       let id = try Self.record("caption", in: history, extra: [.data(large, type: "public.png")])
-      let shown = try await blocking {
+      let shown = try await DetachedThread.run {
         try fixture.client().historyShow(id, types: ["public.png"])
       }
       #expect(shown.answer.type == "public.png")
       #expect(shown.data == large)
       let restored = history.store.directory.appendingPathComponent("restored").path
-      let released = await eventually {
+      let released = await Deadline.wait(for: .seconds(30)) {
         ((try? FileManager.default.contentsOfDirectory(atPath: restored)) ?? []).isEmpty
       }
       #expect(released, "the blob's link for the answer is removed once it is sent")
@@ -109,7 +110,7 @@ import Testing
   @Test func anUnknownIDIsNotFoundAndADeleteWithOneIsRefusedWhole() async throws {
     try await Self.withHistory { fixture, history in
       let kept = try Self.record("kept", in: history)
-      let failures = try await blocking { () -> [BrokerClientError?] in
+      let failures = try await DetachedThread.run { () -> [BrokerClientError?] in
         let client = try fixture.client()
         return [
           Self.failure { _ = try client.historyShow(999, types: []) }, Self.failure { try client.historyRestore(999) },
@@ -124,7 +125,7 @@ import Testing
 
   @Test func aServerWithoutHistoryRefusesEveryHistoryOperationAndSaysSoInStatus() async throws {
     try await SocketFixture.with { fixture in
-      let (codes, status) = try await blocking { () -> ([BrokerErrorCode?], StatusResponse) in
+      let (codes, status) = try await DetachedThread.run { () -> ([BrokerErrorCode?], StatusResponse) in
         let client = try fixture.client()
         let failures = [
           Self.failure { _ = try client.historyList() }, Self.failure { _ = try client.historySearch("x") },
@@ -143,7 +144,7 @@ import Testing
     try await Self.withHistory { fixture, history in
       let first = try Self.record("hello", in: history)
       try Self.record("world!", in: history)
-      let status = try await blocking {
+      let status = try await DetachedThread.run {
         let client = try fixture.client()
         try client.historySetPinned(true, first)
         return try client.status()

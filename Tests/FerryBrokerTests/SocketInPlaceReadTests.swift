@@ -1,6 +1,7 @@
 import FerryBroker
 import FerryClient
 import FerryProtocol
+import FerryTestSupport
 import Foundation
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
   static func withSpooledItem(_ body: @escaping @Sendable (SocketFixture, [UInt8]) throws -> Void) async throws {
     try await SocketFixture.with({ $0.spoolThreshold = 64 << 10 }) { fixture in
       let bytes = TestBytes.make(size, seed: 7)
-      try await blocking {
+      try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data(bytes), type: "public.data")])
         try body(fixture, bytes)
@@ -49,7 +50,7 @@ import Testing
 
   @Test func aRepresentationInMemoryStreamsEvenWhenTheClientCouldCopyAFile() async throws {
     try await SocketFixture.with { fixture in
-      try await blocking {
+      try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("short".utf8), type: "public.utf8-plain-text")])
         let raw = try fixture.rawConnection()
@@ -184,7 +185,7 @@ enum ScriptedBroker {
       }
     }
     server.start()
-    let output = try await blocking { () -> [UInt8] in
+    let output = try await DetachedThread.run { () -> [UInt8] in
       let client = try BrokerClient.connect(to: location, timeout: .seconds(60))
       var ends: [Int32] = [0, 0]
       _ = pipe(&ends)

@@ -71,7 +71,7 @@ import Testing
         }
 
         let clock = ContinuousClock()
-        let (writeTime, readTime, served) = try await blocking {
+        let (writeTime, readTime, served) = try await DetachedThread.run {
           let client = try fixture.client(timeout: .seconds(30))
           let input = open(source, O_RDONLY | O_CLOEXEC)
           defer { close(input) }

@@ -2,6 +2,7 @@ import FerryBroker
 import FerryClient
 import FerryCommandLine
 import FerryProtocol
+import FerryTestSupport
 import Foundation
 import Pasteboard
 import Testing
@@ -114,7 +115,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: root) }
     #expect(chmod(root, 0o777) == 0)
     let location = SocketPath(directory: root, fileName: "s.sock")
-    let error = try await blocking { () -> BrokerClientError? in
+    let error = try await DetachedThread.run { () -> BrokerClientError? in
       do {
         _ = try BrokerClient.connect(to: location, timeout: .seconds(2))
         return nil
@@ -133,7 +134,7 @@ import Testing
       SocketPath(directory: root, fileName: "none.sock"),
       SocketPath(directory: root + "/missing", fileName: "none.sock"),
     ] {
-      let error = try await blocking { () -> BrokerClientError? in
+      let error = try await DetachedThread.run { () -> BrokerClientError? in
         do {
           _ = try BrokerClient.connect(to: location, timeout: .seconds(2))
           return nil
@@ -172,7 +173,7 @@ import Testing
       location: location, converters: ConverterRegistry(), spoolParent: root + "/spool")
     let server = try await BrokerSocketServer.bind(configuration)
     let serving = Task { try await server.serve() }
-    let answered = try await blocking { try BrokerClient.connect(to: location).status().pid }
+    let answered = try await DetachedThread.run { try BrokerClient.connect(to: location).status().pid }
     #expect(answered == getpid())
 
     await #expect(throws: BrokerSocketServerError.alreadyRunning(location.path)) {

@@ -22,7 +22,7 @@ import UniformTypeIdentifiers
     let html = Data("<b>Juan</b>".utf8)
     let text = Data("Juan".utf8)
     try await SocketFixture.with { fixture in
-      let (count, state, readBack) = try await blocking {
+      let (count, state, readBack) = try await DetachedThread.run {
         let client = try fixture.client()
         let count = try client.write([
           .data(png, type: "public.png"), .data(html, type: "public.html"),
@@ -51,7 +51,7 @@ import UniformTypeIdentifiers
 
   @Test func aPreferenceListFallsToTheFirstTypeServed() async throws {
     try await SocketFixture.with { fixture in
-      let (served, data) = try await blocking {
+      let (served, data) = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("plain".utf8), type: "public.utf8-plain-text")])
         return try client.read(types: ["public.png", "public.utf8-plain-text", "public.html"])
@@ -63,7 +63,7 @@ import UniformTypeIdentifiers
 
   @Test func anEmptyPreferenceListGetsTheFirstStoredType() async throws {
     try await SocketFixture.with { fixture in
-      let served = try await blocking {
+      let served = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("<i/>".utf8), type: "public.html"), .data(Data("i".utf8), type: "public.utf8-plain-text")])
         return try client.read(types: []).type
@@ -74,7 +74,7 @@ import UniformTypeIdentifiers
 
   @Test func aConversionIsServed_UTF8TextReadAsLatin1() async throws {
     try await SocketFixture.with { fixture in
-      let (served, data) = try await blocking {
+      let (served, data) = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("café".utf8), type: "public.utf8-plain-text")])
         return try client.read(types: ["org.x.string"])
@@ -86,7 +86,7 @@ import UniformTypeIdentifiers
 
   @Test func aConformingTypeServesASupertypeRequest() async throws {
     try await SocketFixture.with { fixture in
-      let answer = try await blocking {
+      let answer = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("t".utf8), type: "public.utf8-plain-text")])
         return try client.read(types: ["public.plain-text"])
@@ -98,7 +98,7 @@ import UniformTypeIdentifiers
 
   @Test func mimeTypesNameTypesToo() async throws {
     try await SocketFixture.with { fixture in
-      let (served, state) = try await blocking {
+      let (served, state) = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("<p/>".utf8), type: "text/html")])
         return (try client.read(types: ["text/html"]).type, try client.types())
@@ -112,7 +112,7 @@ import UniformTypeIdentifiers
     let bytes = Data(TestBytes.make(3 << 20 + 17, seed: 9))
     try await SocketFixture.with { fixture in
       let path = fixture.root + "/out"
-      let served = try await blocking { () -> String in
+      let served = try await DetachedThread.run { () -> String in
         let client = try fixture.client()
         try client.write([.data(bytes, type: "public.data")])
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -126,7 +126,7 @@ import UniformTypeIdentifiers
 
   @Test func aPipeliningClientSendsItsFirstCallBehindTheHello() async throws {
     try await SocketFixture.with { fixture in
-      let (served, hello) = try await blocking { () -> (String, HelloResponse) in
+      let (served, hello) = try await DetachedThread.run { () -> (String, HelloResponse) in
         try fixture.client().write([.data(Data("pipelined".utf8), type: "public.utf8-plain-text")])
         let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
         #expect(client.hello.version == 0, "the hello's answer is not read before the first call")
@@ -142,7 +142,7 @@ import UniformTypeIdentifiers
 
   @Test func anyPasteboardNameMakesAPasteboard() async throws {
     try await SocketFixture.with { fixture in
-      let (scratch, general) = try await blocking {
+      let (scratch, general) = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("s".utf8), type: "public.utf8-plain-text")], to: "scratch")
         let scratch = try client.read(types: ["public.utf8-plain-text"], from: "scratch").data
@@ -157,7 +157,7 @@ import UniformTypeIdentifiers
 
   @Test func clearEmptiesThePasteboardAndMovesItsChangeCount() async throws {
     try await SocketFixture.with { fixture in
-      let (written, cleared, state, error) = try await blocking {
+      let (written, cleared, state, error) = try await DetachedThread.run {
         let client = try fixture.client()
         let written = try client.write([.data(Data("x".utf8), type: "public.utf8-plain-text")])
         let cleared = try client.clear()
@@ -177,7 +177,7 @@ import UniformTypeIdentifiers
 
   @Test func aTypeNotOfferedIsNotAvailableAndTheMessageSaysWhatIs() async throws {
     try await SocketFixture.with { fixture in
-      let error = try await blocking { () -> BrokerClientError? in
+      let error = try await DetachedThread.run { () -> BrokerClientError? in
         let client = try fixture.client()
         try client.write([.data(Data("x".utf8), type: "public.utf8-plain-text")])
         do { _ = try client.read(types: ["public.png", "public.jpeg"]) } catch { return error as? BrokerClientError }
@@ -191,7 +191,7 @@ import UniformTypeIdentifiers
 
   @Test func anUnknownTypeIsRefusedAndTheConnectionGoesOn() async throws {
     try await SocketFixture.with { fixture in
-      let (writeError, readError, state) = try await blocking {
+      let (writeError, readError, state) = try await DetachedThread.run {
         let client = try fixture.client()
         var writeError: BrokerClientError?
         do {
@@ -214,7 +214,7 @@ import UniformTypeIdentifiers
 
   @Test func anExpiredItemIsNotServed() async throws {
     try await SocketFixture.with { fixture in
-      let error = try await blocking { () -> BrokerClientError? in
+      let error = try await DetachedThread.run { () -> BrokerClientError? in
         let client = try fixture.client()
         try client.write([.data(Data("old".utf8), type: "public.utf8-plain-text")], expires: Date().timeIntervalSince1970 - 1)
         do { _ = try client.read(types: ["public.utf8-plain-text"]) } catch { return error as? BrokerClientError }
@@ -240,7 +240,7 @@ import UniformTypeIdentifiers
         """#.utf8)
     }
     try await SocketFixture.with { fixture in
-      let (problems, name, state) = try await blocking {
+      let (problems, name, state) = try await DetachedThread.run {
         let client = try fixture.client()
         let problems = try client.register(declarationNamed: "profile.json", contents: declaration, allowExampleNamespace: true)
         try client.write([.data(Self.profileJSON, type: "com.example.profile")])
@@ -259,7 +259,7 @@ import UniformTypeIdentifiers
       { "FerryConversions": [ { "from": "public.json", "to": "public.utf8-plain-text" } ] }
       """#.utf8)
     try await SocketFixture.with { fixture in
-      let (problems, error) = try await blocking {
+      let (problems, error) = try await DetachedThread.run {
         let client = try fixture.client()
         let problems = try client.register(declarationNamed: "/home/me/broken.json", contents: withProblem)
         var failure: BrokerClientError?
@@ -277,7 +277,7 @@ import UniformTypeIdentifiers
 
   @Test func statusReportsTheProcessAndThePasteboards() async throws {
     try await SocketFixture.with { fixture in
-      let status = try await blocking {
+      let status = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data("s".utf8), type: "public.utf8-plain-text")], to: "notes")
         return try client.status()
@@ -301,7 +301,7 @@ import UniformTypeIdentifiers
       }
     }
     try await SocketFixture.with({ $0.status = Daemon() }) { fixture in
-      let status = try await blocking { try fixture.client().status() }
+      let status = try await DetachedThread.run { try fixture.client().status() }
       #expect(status.version == "9.9")
       #expect(status.uptime == 90)
       #expect(status.display == ":3")
@@ -315,7 +315,7 @@ import UniformTypeIdentifiers
     try await SocketFixture.with { fixture in
       let path = fixture.root + "/in"
       #expect(FileManager.default.createFile(atPath: path, contents: bytes))
-      let back = try await blocking { () -> Data in
+      let back = try await DetachedThread.run { () -> Data in
         let client = try fixture.client()
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
@@ -328,7 +328,7 @@ import UniformTypeIdentifiers
 
   @Test func anEmptyRepresentationIsAnEmptyItemNotAnEmptyPasteboard() async throws {
     try await SocketFixture.with { fixture in
-      let answer = try await blocking {
+      let answer = try await DetachedThread.run {
         let client = try fixture.client()
         try client.write([.data(Data(), type: "public.utf8-plain-text")])
         return try client.read(types: ["public.utf8-plain-text"])
@@ -342,7 +342,7 @@ import UniformTypeIdentifiers
       try await withThrowingTaskGroup(of: Void.self) { group in
         for worker in 0..<4 {
           group.addTask {
-            try await blocking {
+            try await DetachedThread.run {
               let client = try fixture.client()
               for round in 0..<10 {
                 let text = Data("\(worker)-\(round)".utf8)

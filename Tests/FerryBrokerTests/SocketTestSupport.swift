@@ -17,7 +17,7 @@ import UniformTypeIdentifiers
 ///
 /// ```swift
 /// try await SocketFixture.with { fixture in
-///   try await blocking { let client = try fixture.client(); … }
+///   try await DetachedThread.run { let client = try fixture.client(); … }
 /// }
 /// ```
 final class SocketFixture: Sendable {
@@ -76,7 +76,7 @@ final class SocketFixture: Sendable {
   /// The server's pasteboard named `name`.
   func pasteboard(_ name: Pasteboard.Name) -> Pasteboard { boards.board(name) }
 
-  /// A connected client (blocking: use it inside ``blocking(_:)``).
+  /// A connected client (blocking: use it inside `DetachedThread.run`).
   ///
   /// The timeout only guards against a hang: the whole suite runs at once on two cores, and
   /// a test that waits its turn must not fail for it.
@@ -105,7 +105,7 @@ final class SocketFixture: Sendable {
   /// Waits until the server serves no connection, so that everything a closed client sent
   /// has been dealt with.
   func waitUntilIdle() async -> Bool {
-    await eventually { self.server.openConnectionCount == 0 }
+    await Deadline.wait(for: .seconds(30)) { self.server.openConnectionCount == 0 }
   }
 
   /// Stops the server and removes the directory.
@@ -140,29 +140,6 @@ func makeTemporaryDirectory() throws -> String {
     throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
   }
   return String(cString: made)
-}
-
-/// Waits for `condition` to hold, polling every few milliseconds without holding a thread
-/// of the cooperative pool (the server's connections need them), up to `limit`.
-func eventually(within limit: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-  let end = ContinuousClock.now + limit
-  while ContinuousClock.now < end {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(5))
-  }
-  return condition()
-}
-
-/// Runs blocking work (the blocking client) on a thread of its own, never on the
-/// cooperative pool the server's connections need.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    let thread = Thread {
-      continuation.resume(with: Result { try body() })
-    }
-    thread.stackSize = 1 << 22
-    thread.start()
-  }
 }
 
 /// Calls `body` with the Unix socket address of `path` (`bind` or `connect` take it).

@@ -19,7 +19,7 @@ import UniformTypeIdentifiers
     let received = TrackedMutex<[PasteboardState]>([])
     var all: [PasteboardState] { received.withLock { $0 } }
     func wait(for count: Int) async -> Bool {
-      await eventually { self.all.count >= count }
+      await Deadline.wait(for: .seconds(30)) { self.all.count >= count }
     }
   }
 
@@ -30,7 +30,7 @@ import UniformTypeIdentifiers
   ) async throws -> Task<Void, any Error> {
     let started = TrackedMutex(false)
     let task = Task {
-      try await blocking {
+      try await DetachedThread.run {
         let client = try fixture.client()
         try client.watch(pasteboards, idleTimeout: .seconds(10), started: { started.withLock { $0 = true } }) { state in
           events.received.withLock { $0.append(state) }
@@ -39,7 +39,7 @@ import UniformTypeIdentifiers
       }
     }
     // A change written before the broker subscribed would not be reported.
-    #expect(await eventually { started.withLock { $0 } })
+    #expect(await Deadline.wait(for: .seconds(30)) { started.withLock { $0 } })
     return task
   }
 
@@ -51,7 +51,7 @@ import UniformTypeIdentifiers
       // sent is not reported.
       var written: [Int] = []
       for (index, step) in ["one", "secret", "three", "clear"].enumerated() {
-        let count = try await blocking { () -> Int in
+        let count = try await DetachedThread.run { () -> Int in
           let client = try fixture.client()
           switch step {
           case "secret":
@@ -80,7 +80,7 @@ import UniformTypeIdentifiers
       let events = Events()
       let watcher = try await Self.watch(fixture, nil, expected: 2, into: events)
       for name in ["primary", "scratch", "general"] {
-        _ = try await blocking {
+        _ = try await DetachedThread.run {
           try fixture.client().write([.data(Data(name.utf8), type: "public.utf8-plain-text")], to: name)
         }
       }
@@ -93,7 +93,7 @@ import UniformTypeIdentifiers
   @Test func aConcealedItemsBytesNeverReachTheWatchStream() async throws {
     try await SocketFixture.with { fixture in
       let secret = "correct horse battery staple"
-      let received = try await blocking { () -> Frame? in
+      let received = try await DetachedThread.run { () -> Frame? in
         let raw = try fixture.rawConnection()
         try raw.hello()
         raw.send(try Frame.json(.request, WatchRequest(pasteboards: ["general"])))
@@ -109,7 +109,7 @@ import UniformTypeIdentifiers
       #expect(!text.contains(secret))
       #expect(try event.decodeJSON(PasteboardState.self).concealed, "the password-manager hint conceals")
       // Served all the same.
-      let served = try await blocking { try fixture.client().read(types: ["public.utf8-plain-text"]).data }
+      let served = try await DetachedThread.run { try fixture.client().read(types: ["public.utf8-plain-text"]).data }
       #expect(served == Data(secret.utf8))
     }
   }
@@ -117,16 +117,16 @@ import UniformTypeIdentifiers
   @Test func largeRepresentationsAreSpooledAndTheFileGoesWithTheItem() async throws {
     try await SocketFixture.with({ $0.spoolThreshold = 64 << 10 }) { fixture in
       let large = Data(TestBytes.make(1 << 20, seed: 5))
-      _ = try await blocking {
+      _ = try await DetachedThread.run {
         try fixture.client().write([
           .data(large, type: "public.data"), .data(Data("small".utf8), type: "public.utf8-plain-text"),
         ])
       }
       #expect(fixture.spooledFiles().count == 1, "only the large representation is spooled")
-      let back = try await blocking { try fixture.client().read(types: ["public.data"]).data }
+      let back = try await DetachedThread.run { try fixture.client().read(types: ["public.data"]).data }
       #expect(back == large)
-      _ = try await blocking { try fixture.client().clear() }
-      #expect(await eventually { fixture.spooledFiles().isEmpty })
+      _ = try await DetachedThread.run { try fixture.client().clear() }
+      #expect(await Deadline.wait(for: .seconds(30)) { fixture.spooledFiles().isEmpty })
     }
   }
 
@@ -141,7 +141,7 @@ import UniformTypeIdentifiers
       case "marker": representations.append(.data(Data(), type: "org.nspasteboard.ConcealedType"))
       default: representations.append(.data(Data("secret".utf8), type: "org.kde.password-manager-hint"))
       }
-      let (state, back) = try await blocking { [representations, options] in
+      let (state, back) = try await DetachedThread.run { [representations, options] in
         let client = try fixture.client()
         try client.write(representations, options: options)
         return (try client.types(), try client.read(types: ["public.data"]).data)
@@ -154,7 +154,7 @@ import UniformTypeIdentifiers
 
   @Test func aConcealedItemPastItsMemoryLimitIsRefusedAndThePreviousItemStays() async throws {
     try await SocketFixture.with({ $0.concealedLimit = 1 << 20 }) { fixture in
-      let error = try await blocking { () -> BrokerClientError? in
+      let error = try await DetachedThread.run { () -> BrokerClientError? in
         let client = try fixture.client()
         try client.write([.data(Data("before".utf8), type: "public.utf8-plain-text")])
         do {
@@ -164,7 +164,7 @@ import UniformTypeIdentifiers
       }
       #expect(error?.code == .badRequest, "\(String(describing: error))")
       #expect(error?.message.contains("concealed") == true)
-      let kept = try await blocking { try fixture.client().read(types: ["public.utf8-plain-text"]).data }
+      let kept = try await DetachedThread.run { try fixture.client().read(types: ["public.utf8-plain-text"]).data }
       #expect(kept == Data("before".utf8))
     }
   }

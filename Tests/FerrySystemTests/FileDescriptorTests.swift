@@ -1,4 +1,5 @@
 import FerrySystem
+import FerryTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
   @Test func readWaitingGoesOnAfterInterruptions() throws {
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
     defer { try? readEnd.close() }
-    let (result, signals) = Interrupter.run({ () -> Result<[UInt8], Errno> in
+    let (result, signals, _) = Interrupter.run({ () -> Result<[UInt8], Errno> in
       var buffer = [UInt8](repeating: 0, count: 16)
       return Result { () throws(Errno) in
         let count = try buffer.withUnsafeMutableBytes { raw in
@@ -30,37 +31,46 @@ import Testing
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
     defer { try? readEnd.close() }
     try readEnd.setNonBlocking()
-    let writer = Thread {
-      usleep(50_000)
+    // The write comes once the reader is seen asleep in its wait (its read found nothing);
+    // a reader that spun on EAGAIN instead would never be seen asleep.
+    let reader = try #require(currentThreadID())
+    let wrote = Box<Bool>()
+    Thread {
+      wrote.set(Deadline.wait(for: .seconds(10)) { threadIsAsleep(reader) })
       _ = try? writeEnd.writeAll(Array("x".utf8))
       try? writeEnd.close()
-    }
-    writer.start()
+    }.start()
     var byte: UInt8 = 0
     let count = try withUnsafeMutableBytes(of: &byte) { try readEnd.readWaiting(into: $0) }
     #expect(count == 1 && byte == UInt8(ascii: "x"))
+    #expect(wrote.get() == true, "the reader was seen waiting before the write")
   }
 
   @Test func readFillingCollectsShortReads() throws {
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
     defer { try? readEnd.close() }
+    // Each part is written once the reader has taken the one before: three short reads.
+    let drained = Box<Bool>()
     Thread {
+      var allTaken = true
       for part in ["ab", "cd", "ef"] {
         _ = try? writeEnd.writeAll(Array(part.utf8))
-        usleep(20_000)
+        allTaken = Deadline.wait(for: .seconds(10)) { bytesWaiting(in: readEnd) == 0 } && allTaken
       }
+      drained.set(allTaken)
       try? writeEnd.close()
     }.start()
     var buffer = [UInt8](repeating: 0, count: 8)
     let count = try buffer.withUnsafeMutableBytes { try readEnd.read(filling: $0) }
     #expect(count == 6, "stopped only at the end of the input")
     #expect(buffer.prefix(count) == Array("abcdef".utf8)[...])
+    #expect(drained.get() == true, "each part was read on its own")
   }
 
   @Test func readFillingGoesOnAfterInterruptions() throws {
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
     defer { try? readEnd.close() }
-    let (result, signals) = Interrupter.run({ () -> Result<Int, Errno> in
+    let (result, signals, _) = Interrupter.run({ () -> Result<Int, Errno> in
       var buffer = [UInt8](repeating: 0, count: 4)
       return buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try readEnd.read(filling: raw) } }
     }, afterwards: {
@@ -108,7 +118,7 @@ import Testing
     if waiting {
       try payload.withUnsafeBytes { try writeEnd.writeAll(from: $0, waitingForRoom: true) }
       try writeEnd.close()
-      #expect(Deadline.wait { received.isSet } && received.get() == payload.count)
+      #expect(Deadline.wait(for: .seconds(10)) { received.isSet } && received.get() == payload.count)
     } else {
       #expect(throws: Errno.wouldBlock) {
         try payload.withUnsafeBytes { try writeEnd.writeAll(from: $0) }
@@ -127,14 +137,23 @@ import Testing
   }
 }
 
-/// Waits for a condition with a deadline (never a bare sleep).
-enum Deadline {
-  static func wait(for limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let end = ContinuousClock.now + limit
-    while ContinuousClock.now < end {
-      if condition() { return true }
-      usleep(2_000)
-    }
-    return condition()
-  }
+/// The calling thread's ID (its directory under `/proc/self/task`).
+func currentThreadID() -> pid_t? {
+  guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") else { return nil }
+  return link.split(separator: "/").last.flatMap { pid_t($0) }
+}
+
+/// Whether the thread `id` of this process is asleep (state `S` in `/proc`): blocked in a
+/// wait, such as poll(2) on an empty pipe.
+func threadIsAsleep(_ id: pid_t) -> Bool {
+  guard let stat = try? String(contentsOfFile: "/proc/self/task/\(id)/stat", encoding: .utf8),
+    let close = stat.lastIndex(of: ")")
+  else { return false }
+  return stat[close...].dropFirst(2).first == "S"
+}
+
+/// How many bytes wait in the pipe whose read end is `readEnd` (`FIONREAD`).
+func bytesWaiting(in readEnd: FileDescriptor) -> Int {
+  var count: CInt = 0
+  return ioctl(readEnd.rawValue, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
 }

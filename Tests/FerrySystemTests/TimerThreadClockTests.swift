@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ import Testing
   @Test func aCancelledSleepThrowsAtOnceAndLeavesNothing() async {
     await #expect(processExitsWith: .success) {
       let sleeper = Task { try await Task.sleep(for: .seconds(3600), clock: .timerThread) }
-      guard await Self.waitUntil({ TimerThread.shared.sleeperCount == 1 }) else { exit(2) }
+      guard await Deadline.wait(for: .seconds(10), { TimerThread.shared.sleeperCount == 1 }) else { exit(2) }
       sleeper.cancel()
       guard case .failure(let error) = await sleeper.result, error is CancellationError else { exit(3) }
       exit(TimerThread.shared.sleeperCount == 0 ? 0 : 1)
@@ -57,17 +58,5 @@ import Testing
     let before = ContinuousClock.now
     let now = TimerThreadClock().now
     #expect(now >= before && now <= ContinuousClock.now)
-  }
-
-  /// Waits (yielding) until `condition` holds, for ten seconds at most.
-  ///
-  /// - Returns: Whether it held in time.
-  private static func waitUntil(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-      if ContinuousClock.now >= deadline { return false }
-      await Task.yield()
-    }
-    return true
   }
 }

@@ -89,16 +89,6 @@ func processIsDead(_ pid: Int32) -> Bool {
   return stat[close...].dropFirst(2).first == "Z"
 }
 
-/// Waits, up to `limit`, until `condition` holds; returns whether it did.
-func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + limit
-  while !condition() {
-    if ContinuousClock.now >= deadline { return false }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return true
-}
-
 /// UTF-8 text of `data`.
 func utf8Text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 

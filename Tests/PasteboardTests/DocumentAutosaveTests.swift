@@ -27,7 +27,7 @@ import UniformTypeIdentifiers
 
     /// Waits until `count` events have come.
     func wait(for count: Int) async -> Bool {
-      await DocumentTesting.wait(timeout: .seconds(20)) { all.count >= count }
+      await Deadline.wait(for: .seconds(20)) { all.count >= count }
     }
   }
 
@@ -57,9 +57,9 @@ import UniformTypeIdentifiers
       // Ten writes, each seen by the autosaver before the next, all within one delay.
       for index in 1...10 {
         pasteboard.write([Self.text("write \(index)")])
-        try #require(await DocumentTesting.wait { autosaver.document.changeCount == index })
+        try #require(await Deadline.wait(for: .seconds(10)) { autosaver.document.changeCount == index })
       }
-      try #require(await DocumentTesting.wait { clock.sleeperCount == 1 })
+      try #require(await Deadline.wait(for: .seconds(10)) { clock.sleeperCount == 1 })
       #expect(!FileManager.default.fileExists(atPath: package.path), "saved before the delay")
       clock.advance(by: .milliseconds(249))
       #expect(clock.sleeperCount == 1, "woke before the delay")
@@ -71,7 +71,7 @@ import UniformTypeIdentifiers
       #expect(Self.savedCount(recorder.all[0]) == 10)
       #expect(try await Self.openedText(package) == "write 10")
       #expect(await autosaver.stop().map { "\($0)" } == nil, "a change was left unsaved")
-      #expect(await DocumentTesting.wait { recorder.isFinished })
+      #expect(await Deadline.wait(for: .seconds(10)) { recorder.isFinished })
       #expect(recorder.all.count == 1)
     }
   }
@@ -135,7 +135,7 @@ import UniformTypeIdentifiers
         pasteboard: pasteboard, url: package, delay: .seconds(1), clock: ManualClock())
 
       pasteboard.write([Self.text("pending")])
-      try #require(await DocumentTesting.wait { autosaver.document.changeCount == 1 })
+      try #require(await Deadline.wait(for: .seconds(10)) { autosaver.document.changeCount == 1 })
       #expect(!FileManager.default.fileExists(atPath: package.path))
 
       let event = await autosaver.stop()

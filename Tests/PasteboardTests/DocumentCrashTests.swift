@@ -58,7 +58,7 @@ import UniformTypeIdentifiers
         DocumentTesting.names(in: directory).first { $0.hasPrefix(stagingPrefix) }
           .map { directory.appendingPathComponent($0) }
       }
-      let reached = await DocumentTesting.wait(timeout: .seconds(60)) {
+      let reached = await Deadline.wait(for: .seconds(60)) {
         guard let staging = staging() else { return false }
         return moment.isReached(stagedBytes: Self.bytes(in: staging))
       }
@@ -269,14 +269,14 @@ final class FixtureProcess: Sendable {
 
   /// Waits until the fixture prints `line`.
   func waitForLine(_ line: String, timeout: Duration = .seconds(30)) async -> Bool {
-    await DocumentTesting.wait(timeout: timeout) {
+    await Deadline.wait(for: timeout) {
       output.text.withLock { $0.split(separator: "\n").contains { $0 == line } }
     }
   }
 
   /// Waits until the fixture exits.
   func waitForExit(timeout: Duration) async -> Bool {
-    await DocumentTesting.wait(timeout: timeout) { !process.isRunning }
+    await Deadline.wait(for: timeout) { !process.isRunning }
   }
 
   /// Kills the fixture with SIGKILL, if it still runs, and reaps it.

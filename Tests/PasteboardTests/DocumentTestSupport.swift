@@ -107,20 +107,6 @@ enum DocumentTesting {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024
   }
-
-  /// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`.
-  ///
-  /// - Returns: Whether the condition held before the deadline.
-  static func wait(
-    timeout: Duration = .seconds(10), until condition: () throws -> Bool
-  ) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if try condition() { return true }
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-    return try condition()
-  }
 }
 
 extension PasteboardError {

@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Foundation
 import Testing
 import UniformTypeIdentifiers
@@ -250,6 +251,8 @@ import UniformTypeIdentifiers
       let package = directory.appendingPathComponent("clip.pasteboard")
       let document = PasteboardDocument()
       // The first save's provider is slow; the second save, asked for later, must land last.
+      // The sleep stands for that slowness (it gives saves run out of order the time to
+      // overtake); saves in order pass however the two are scheduled.
       let slow = PasteboardItem(representations: [
         .lazy(.utf8PlainText) {
           try await Task.sleep(for: .milliseconds(200))
@@ -260,7 +263,7 @@ import UniformTypeIdentifiers
       let first = Task { try await document.save(to: package) }
       // Wait for the first save to be queued (its staging directory appears).
       #expect(
-        await DocumentTesting.wait {
+        await Deadline.wait(for: .seconds(10)) {
           DocumentTesting.names(in: directory).contains { $0.hasPrefix(".clip.pasteboard.tmp-") }
         })
       document.replaceItems(with: [

@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -23,27 +24,18 @@ import Testing
       }
       #expect(value == 42)
     }
-    let released = await waitUntil(.seconds(5)) { watched == nil }
+    let released = await Deadline.wait(for: .seconds(10)) { watched == nil }
     #expect(released, "the timer still holds its closure after the value came")
   }
 
   @Test func theLimitStillEndsAWaitForATaskThatNeverEnds() async throws {
     let task = Task<Int, any Error> {
-      try await Task.sleep(for: .seconds(3600))
+      try await Task.sleep(for: .seconds(3600))  // a task that never ends by itself
       return 1
     }
     defer { task.cancel() }
     await #expect(throws: CancellationError.self) {
       try await TimeLimit.value(of: task, within: .milliseconds(50)) { CancellationError() }
     }
-  }
-
-  private func waitUntil(_ limit: Duration, _ condition: () -> Bool) async -> Bool {
-    let end = ContinuousClock.now + limit
-    while ContinuousClock.now < end {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
   }
 }

@@ -140,7 +140,8 @@ struct DeclarationDiagnosticTests {
     #expect(cycles.contains { $0 == ["org.ferrytests.cycle.self", "org.ferrytests.cycle.self"] })
     #expect(problems.contains { $0.description.contains("org.ferrytests.cycle.a → ") })
 
-    let start = ContinuousClock.now
+    // The lookups return at all: a cycle followed forever would hang, which the time limit
+    // reports.
     for identifier in ["a", "b", "c", "self", "bystander"].map({ "org.ferrytests.cycle." + $0 }) {
       let record = try #require(registry.record(identifier), "\(identifier) still loads")
       #expect(!record.ancestorKeys.contains(record.key))
@@ -150,7 +151,6 @@ struct DeclarationDiagnosticTests {
     #expect(registry.conforms("org.ferrytests.cycle.self", to: "public.text"))
     #expect(
       registry.preferredIdentifier("ftcyclea", .filenameExtension) == "org.ferrytests.cycle.a")
-    #expect(ContinuousClock.now - start < .seconds(5))
   }
 
   @Test(.timeLimit(.minutes(1)))

@@ -14,25 +14,28 @@ import Testing
   /// LeakSanitizer reports the session and its loop at the end of the test process.
   @Test(.disabled(if: SanitizedRun.sanitizer == "address", "the X thread ends in pthread_exit by design"))
   func aServerThatDiesDuringAnXlibCallCostsOnlyThatDisplay() async throws {
-    let server = try await XvfbServer.disposable()
+    let server = try await unlessUnavailable { try await XvfbServer.disposable() }
     defer { server.stop() }
-    let display = try X11Display(name: server.name)
+    let name = server.name
+    let display = try await DetachedThread.run { try X11Display(name: name) }
     let told = TrackedMutex(false)
     display.onConnectionLost { told.withLock { $0 = true } }
 
     // Keep the X thread busy until the server has exited (not a fixed half second: a loaded
     // machine took longer to stop it, and the call then succeeded), then make it call Xlib:
-    // a round trip on a closed socket.
+    // a round trip on a closed socket. The server stops only once the X thread is inside the
+    // call: before, its poll would find the hang-up first.
+    let inside = TrackedMutex(false)
     let serverGone = TrackedMutex(false)
     let lastCall = Task {
       try await display.loop.perform { session in
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !serverGone.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
+        inside.withLock { $0 = true }
+        Deadline.wait(for: .seconds(30)) { serverGone.withLock { $0 } }
         return session.connection.selectionOwner(session.connection.atom(.clipboard))
       }
     }
-    try await Task.sleep(for: .milliseconds(100))
-    server.stop()  // returns once the server has exited
+    #expect(await Deadline.wait(for: .seconds(30)) { inside.withLock { $0 } }, "the X thread took the call")
+    try await DetachedThread.run { server.stop() }  // returns once the server has exited
     serverGone.withLock { $0 = true }
     await #expect(throws: X11Error.self) { _ = try await lastCall.value }
     #expect(told.withLock { $0 }, "waiters are told the connection is lost")

@@ -9,10 +9,11 @@ import Testing
 /// The broker as a clipboard manager people can trust, against real owners on a private
 /// Xvfb: a copy made by another program stays pasteable by a third one whatever its size,
 /// one copy is one change, and a reader is never answered from the item a new owner replaced.
-@Suite(.serialized) struct CaptureInteropTests {
+@Suite(.serialized, .skipsWithoutPeers) struct CaptureInteropTests {
   let xvfb: XvfbServer
 
   init() async throws {
+    try Peers.require("xclip")
     xvfb = try await XvfbServer.dedicated("capture")
   }
 
@@ -20,17 +21,18 @@ import Testing
   enum Owner: String, CaseIterable, Sendable {
     case xclip, xsel, gtk, qt
 
-    func command(_ selection: String, file: URL) throws -> [String] {
-      guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+    func command(_ selection: String, file: URL) async throws -> [String] {
       let peers = Tools.peersDirectory
       switch self {
       case .xclip: return ["xclip", "-i", "-quiet", "-selection", selection, file.path]
-      case .xsel: return ["sh", "-c", "exec xsel --nodetach -i \(selection == "primary" ? "-p" : "-b") < '\(file.path)'"]
+      case .xsel:
+        guard Peers.path(of: "xsel") != nil else { throw PeerUnavailable(program: "xsel") }
+        return ["sh", "-c", "exec xsel --nodetach -i \(selection == "primary" ? "-p" : "-b") < '\(file.path)'"]
       case .gtk:
-        return [python, "-u", peers.appendingPathComponent("gtk_clipboard.py").path, "--selection", selection.uppercased(),
+        return [try await Python.gtk, "-u", peers.appendingPathComponent("gtk_clipboard.py").path, "--selection", selection.uppercased(),
                 "own", "@" + file.path, "UTF8_STRING"]
       case .qt:
-        return [python, "-u", peers.appendingPathComponent("qt_clipboard.py").path, selection, "@" + file.path]
+        return [try await Python.qt, "-u", peers.appendingPathComponent("qt_clipboard.py").path, selection, "@" + file.path]
       }
     }
   }
@@ -52,7 +54,7 @@ import Testing
   func aLargeCopyStaysPasteableWhileTheBrokerRuns(owner: Owner, selection: String, mebibytes: Int) async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let file = try fixture.textFile(mebibytes: mebibytes)
-    let peer = try fixture.start(try owner.command(selection, file: file))
+    let peer = try fixture.start(try await owner.command(selection, file: file))
     defer { _ = peer.kill() }
     let ready = await Deadline.wait(for: .seconds(30)) {
       (try? await fixture.run(["xclip", "-o", "-selection", selection, "-t", "TARGETS"]))?.stdoutText.contains("UTF8_STRING") == true
@@ -89,10 +91,8 @@ import Testing
   /// PRIMARY selection. The PRIMARY copy moved the general pasteboard's count too.
   @Test func oneCopyIsOneChangeWhateverHappensOnOtherSelections() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
-    let watch = try fixture.start(["ferry", "watch", "--json"])
+    let watch = try await fixture.startWatch(["--json"])
     defer { _ = watch.kill() }
-    #expect(await Deadline.wait(for: .seconds(10)) { (try? await fixture.run(["ferry", "status"]))?.status == 0 })
-    try await Task.sleep(for: .milliseconds(300))  // the watch subscribes after its connection opens
     #expect(try await fixture.run(["pbcopy"], input: Data("hello".utf8)).status == 0)
     #expect(await waitForEvents(watch, count: 1))
     let clipboard = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("from xclip".utf8))
@@ -111,7 +111,7 @@ import Testing
     #expect(seen.filter { $0.board == "general" }.map(\.count) == [1, 2, 3], "\(seen)")
 
     // The owner exits: the broker takes the copy over. Same copy, no change.
-    _ = last.kill(signal: SIGKILL)
+    _ = await last.stopped(signal: SIGKILL)
     #expect(await Deadline.wait(for: .seconds(10)) {
       (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]))?.stdoutText == "last"
     }, "the broker serves the copy of the owner that went")
@@ -138,9 +138,8 @@ import Testing
   /// over a copy the broker already mirrors: no second change.
   @Test func savingForAnExitingApplicationIsNoNewChange() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
-    let watch = try fixture.start(["ferry", "watch", "--json", "--pasteboard", "general"])
+    let watch = try await fixture.startWatch(["--json", "--pasteboard", "general"])
     defer { _ = watch.kill() }
-    try await Task.sleep(for: .milliseconds(300))
     let script = fixture.runtime.appendingPathComponent("gtk_store.py")
     try Data(
       """
@@ -163,7 +162,7 @@ import Testing
 
       """.utf8
     ).write(to: script)
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+    let python = try await Python.gtk
     let trigger = fixture.runtime.appendingPathComponent("exit-now")
     let gtk = try fixture.start([python, "-u", script.path, trigger.path])
     defer { _ = gtk.kill() }
@@ -172,7 +171,7 @@ import Testing
     #expect(await waitForEvents(watch, count: 1))
     try Data().write(to: trigger)
     #expect(await waitForOutput(gtk, "stored"))
-    _ = try await offPool { gtk.finish() }
+    _ = try await DetachedThread.run { gtk.finish() }
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "stored by gtk")
     #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
     #expect(await waitForEvents(watch, count: 2))
@@ -184,13 +183,12 @@ import Testing
   /// copy to the clipboard manager as it quits.
   @Test func aQtCopyIsOneChangeAndItsSaveOnQuitNone() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
-    let watch = try fixture.start(["ferry", "watch", "--json", "--pasteboard", "general"])
+    let watch = try await fixture.startWatch(["--json", "--pasteboard", "general"])
     defer { _ = watch.kill() }
-    try await Task.sleep(for: .milliseconds(300))  // the watch subscribes after its connection opens
     let file = fixture.runtime.appendingPathComponent("qt-text")
     try Data("copied by qt".utf8).write(to: file)
     let trigger = fixture.runtime.appendingPathComponent("quit-now")
-    var command = try Owner.qt.command("clipboard", file: file)
+    var command = try await Owner.qt.command("clipboard", file: file)
     command += ["--quit-when", trigger.path]
     let qt = try fixture.start(command)
     defer { _ = qt.kill() }
@@ -198,7 +196,7 @@ import Testing
     #expect(await Deadline.wait(for: .seconds(10)) { (try? await fixture.run(["pbpaste"]))?.stdoutText == "copied by qt" })
     #expect(await waitForEvents(watch, count: 1))
     try Data().write(to: trigger)
-    let quit = try await offPool { qt.finish(timeout: .seconds(20)) }
+    let quit = try await DetachedThread.run { qt.finish(timeout: .seconds(20)) }
     #expect(quit.status == 0, "Qt quit normally: \(quit.stderrText)")
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "copied by qt", "the copy outlives Qt")
     #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
@@ -213,7 +211,7 @@ import Testing
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let trigger = fixture.runtime.appendingPathComponent("save-now")
     let gtk = try fixture.start(
-      try ScriptPeers.gtk(["--save-when", trigger.path, "own", "from gtk ünïcode", "UTF8_STRING", "text/html", "image/png"]))
+      try await ScriptPeers.gtk(["--save-when", trigger.path, "own", "from gtk ünïcode", "UTF8_STRING", "text/html", "image/png"]))
     defer { _ = gtk.kill() }
     #expect(await waitForOutput(gtk, "ready"))
     #expect(await Deadline.wait(for: .seconds(10)) {
@@ -227,7 +225,7 @@ import Testing
     #expect(await waitForOutput(gtk, "lost"), "the broker saved the copy and took CLIPBOARD: \(gtk.outputSoFar)")
     #expect(multiples() == 2, "\(gtk.outputSoFar)")
     #expect(requests().allSatisfy { ["TARGETS", "MULTIPLE"].contains($0) }, "no target asked for on its own: \(requests())")
-    _ = gtk.kill()
+    _ = await gtk.stopped()
     for type in ["text/html", "image/png", "public.utf8-plain-text"] {
       let paste = try await fixture.run(["pbpaste", "--type", type])
       #expect(paste.stdoutText == "from gtk ünïcode", "\(type): \(paste.stderrText)")
@@ -259,7 +257,7 @@ import Testing
 
       """.utf8
     ).write(to: script)
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+    let python = try await Python.gtk
     let owner = try fixture.start([python, "-u", script.path])
     defer { _ = owner.kill() }
     #expect(await waitForOutput(owner, "ready"))

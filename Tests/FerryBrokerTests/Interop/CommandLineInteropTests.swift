@@ -9,10 +9,11 @@ import Testing
 
 /// `pbcopy`, `pbpaste`, `ferry` and the broker against real peers on a private Xvfb: xclip,
 /// xsel, a GTK 3 and a Tk program. One suite, run in order: every test uses CLIPBOARD.
-@Suite(.serialized) struct CommandLineInteropTests {
+@Suite(.serialized, .skipsWithoutPeers) struct CommandLineInteropTests {
   let xvfb: XvfbServer
 
   init() async throws {
+    try Peers.require("xclip")
     // A display of its own: the X11 interop suites use CLIPBOARD on the shared one meanwhile.
     xvfb = try await XvfbServer.dedicated("command-line")
   }
@@ -23,19 +24,20 @@ import Testing
     _ = await Deadline.wait(for: .seconds(5)) {
       (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "reset"
     }
-    _ = try await offPool { xclip.kill() }
+    _ = try await DetachedThread.run { xclip.kill() }
   }
 
   @Test func pbcopyServesXclipXselGTKAndTkWithoutABroker() async throws {
+    try Peers.require("xsel")
     let fixture = try await BrokerFixture(display: xvfb.name, start: false)
     let text = "héllo wörld"
     let copy = try await fixture.run(["pbcopy"], input: Data(text.utf8))
     #expect(copy.status == 0, "\(copy.stderrText)")
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == text)
     #expect(try await fixture.run(["xsel", "-o", "-b"]).stdoutText == text)
-    let gtk = try await fixture.run(try ScriptPeers.gtk(["read", "UTF8_STRING"]))
+    let gtk = try await fixture.run(try await ScriptPeers.gtk(["read", "UTF8_STRING"]))
     #expect(gtk.stdoutText.contains("text=\(hex(text))"), "\(gtk.stdoutText) \(gtk.stderrText)")
-    let tk = try await fixture.run(try ScriptPeers.tk(["read", "UTF8_STRING"]))
+    let tk = try await fixture.run(try await ScriptPeers.tk(["read", "UTF8_STRING"]))
     #expect(tk.stdoutText.contains("UTF8_STRING -> text=\(hex(text))"), "\(tk.stdoutText) \(tk.stderrText)")
     try await resetClipboard(fixture)
   }
@@ -77,12 +79,12 @@ import Testing
   @Test func pbcopyReturnsAtOnceInsideCommandSubstitution() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: false)
     let pbcopy = try Tools.path("pbcopy")
-    let clock = ContinuousClock()
-    let start = clock.now
-    // If pbcopy's background server kept the pipe of $(…) open, the shell would wait for it.
+    // If pbcopy's background server kept the pipe of $(…) open, the shell would wait for it
+    // as long as it serves (until another copy): the test would kill it, and it would never
+    // print.
     let shell = try await fixture.run(["/bin/sh", "-c", "x=$(printf hi | \(pbcopy)); echo \"done:$x\""], timeout: .seconds(20))
+    #expect(shell.status == 0, "\(shell.stderrText)")
     #expect(shell.stdoutText == "done:\n")
-    #expect(clock.now - start < .seconds(5))
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "hi")
     try await resetClipboard(fixture)
   }
@@ -94,9 +96,9 @@ import Testing
       (try? await fixture.run(["pbpaste"]).stdoutText) == "from xclip"
     }
     #expect(fromXclip)
-    _ = try await offPool { xclip.kill() }
+    _ = try await DetachedThread.run { xclip.kill() }
 
-    let gtk = try fixture.start(try ScriptPeers.gtk(["own", "from gtk ünïcode", "UTF8_STRING", "text/html"]))
+    let gtk = try fixture.start(try await ScriptPeers.gtk(["own", "from gtk ünïcode", "UTF8_STRING", "text/html"]))
     #expect(await waitForOutput(gtk, "ready"))
     let paste = try await fixture.run(["pbpaste"])
     #expect(paste.status == 0)
@@ -105,10 +107,11 @@ import Testing
     #expect(html.stdoutText == "from gtk ünïcode")
     let types = try await fixture.run(["pbpaste", "--list-types"])
     #expect(types.stdoutText.split(separator: "\n").prefix(2) == ["public.utf8-plain-text", "public.html"])
-    _ = try await offPool { gtk.kill() }
+    _ = try await DetachedThread.run { gtk.kill() }
   }
 
   @Test func multiFormatCopyIsServedToEveryPeerInOrder() async throws {
+    try Peers.require("xsel")
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let html = fixture.runtime.appendingPathComponent("page.html")
     let plain = fixture.runtime.appendingPathComponent("page.txt")
@@ -128,11 +131,11 @@ import Testing
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "text/html"]).stdoutText == "<b>bold</b>")
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "bold")
     #expect(try await fixture.run(["xsel", "-o", "-b"]).stdoutText == "bold")
-    let gtk = try await fixture.run(try ScriptPeers.gtk(["read", "text/html", "UTF8_STRING"]))
+    let gtk = try await fixture.run(try await ScriptPeers.gtk(["read", "text/html", "UTF8_STRING"]))
     #expect(gtk.stdoutText.contains("targets: text/html"), "\(gtk.stdoutText)")
     #expect(gtk.stdoutText.contains("text/html -> type=text/html"), "\(gtk.stdoutText)")
     #expect(gtk.stdoutText.contains("text=\(hex("bold"))"), "\(gtk.stdoutText)")
-    let tk = try await fixture.run(try ScriptPeers.tk(["read", "UTF8_STRING"]))
+    let tk = try await fixture.run(try await ScriptPeers.tk(["read", "UTF8_STRING"]))
     #expect(tk.stdoutText.contains("UTF8_STRING -> text=\(hex("bold"))"), "\(tk.stdoutText)")
     #expect(try await fixture.run(["pbpaste", "--type", "html"]).stdoutText == "<b>bold</b>")
     try await fixture.stop()
@@ -141,11 +144,20 @@ import Testing
   @Test func gtkStoreIsSavedWithoutWaitingAndSurvivesTheApplication() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let script = fixture.runtime.appendingPathComponent("gtk_store.py")
+    // GTK's store() ends at the manager's answer, or gives up after 10 s; the event handler
+    // sees the answer only if it came while store() waited for it. How long it took is
+    // printed, not asserted.
     try Data(
       """
       import gi, time
       gi.require_version('Gtk', '3.0'); gi.require_version('Gdk', '3.0')
       from gi.repository import Gtk, Gdk
+      def on_event(event, data=None):
+          if event.type == Gdk.EventType.SELECTION_NOTIFY and event.selection.selection.name() == 'CLIPBOARD_MANAGER':
+              answer = event.selection.property
+              print('manager answered %s' % (answer.name() if answer else 'None'), flush=True)
+          Gtk.main_do_event(event)
+      Gdk.Event.handler_set(on_event, None)
       clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
       clipboard.set_text('kept after gtk exits', -1)
       clipboard.set_can_store(None)
@@ -154,11 +166,12 @@ import Testing
 
       """.utf8
     ).write(to: script)
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+    let python = try await Python.gtk
     let store = try await fixture.run([python, script.path], timeout: .seconds(30))
     #expect(store.status == 0, "\(store.stderrText)")
-    let seconds = Double(store.stdoutText.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99
-    #expect(seconds < 2, "GTK waited \(seconds) s for the manager (it gives up after 10)")
+    #expect(
+      store.stdoutText.contains("manager answered SAVE_TARGETS\nstored in"),
+      "GTK's store ended by the manager's answer, not by giving up: \(store.stdoutText)")
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "kept after gtk exits")
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "kept after gtk exits")
     try await fixture.stop()
@@ -171,7 +184,7 @@ import Testing
       (try? await fixture.run(["pbpaste"]).stdoutText) == "outlives xclip"
     }
     #expect(mirrored, "the broker copied what xclip offered")
-    _ = try await offPool { xclip.kill(signal: SIGKILL) }
+    _ = try await DetachedThread.run { xclip.kill(signal: SIGKILL) }
     let served = await Deadline.wait(for: .seconds(10)) {
       (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "outlives xclip"
     }
@@ -181,8 +194,7 @@ import Testing
 
   @Test func concealedContentNeverReachesWatchOutputOrDisk() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
-    let watch = try fixture.start(["ferry", "watch", "--json"])
-    try await Task.sleep(for: .milliseconds(300))
+    let watch = try await fixture.startWatch(["--json"])
     let secret = "hunter2-\(UUID().uuidString)"
     let copy = try await fixture.run(["pbcopy", "--sensitive"], input: Data(secret.utf8))
     #expect(copy.status == 0)
@@ -191,7 +203,7 @@ import Testing
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == secret)
     let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
     #expect(targets.contains("x-kde-passwordManagerHint"))
-    let watched = try await offPool { watch.kill() }
+    let watched = try await DetachedThread.run { watch.kill() }
     #expect(!watched.stdoutText.contains(secret))
     let log = try await fixture.stop()
     #expect(!log.contains(secret))
@@ -218,14 +230,12 @@ import Testing
       (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "frozen"
     })
     Glibc.kill(xclip.pid, SIGSTOP)
-    let clock = ContinuousClock()
-    let start = clock.now
+    // Status 4 (timeout): pbpaste gave up by itself; one the test had to kill has none.
     let stalled = try await fixture.run(["pbpaste", "--timeout", "1"], timeout: .seconds(20))
     #expect(stalled.status == 4, "\(stalled.stderrText)")
     #expect(stalled.stderrText.split(separator: "\n").count == 1)
-    #expect(clock.now - start < .seconds(8), "gave up after about its timeout")
     Glibc.kill(xclip.pid, SIGCONT)
-    _ = try await offPool { xclip.kill() }
+    _ = try await DetachedThread.run { xclip.kill() }
 
     // Once the owner is gone, nobody owns CLIPBOARD.
     #expect(await Deadline.wait(for: .seconds(10)) {

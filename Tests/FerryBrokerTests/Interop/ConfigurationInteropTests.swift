@@ -28,7 +28,7 @@ import Testing
 
   @Test func aBadEnvironmentValueOrFlagIsOneLineNamingIt() async throws {
     let fixture = try await BrokerFixture(display: nil, start: false)
-    let variable = try await offPool {
+    let variable = try await DetachedThread.run {
       try PeerProcess.run(
         [try Tools.path("ferry"), "daemon"], display: nil,
         environment: fixture.environment.merging(["FERRY_SERVE_TIMEOUT": "soon"]) { $1 })
@@ -74,7 +74,7 @@ import Testing
   @Test func ferryConfigSaysWhereEachValueCameFrom() async throws {
     let fixture = try await BrokerFixture(display: nil, start: false)
     let path = try fixture.writeConfiguration("capture-limit: 128\n\nhistory:\n  entries: 50\n  size: 10\n")
-    let result = try await offPool {
+    let result = try await DetachedThread.run {
       try PeerProcess.run(
         [try Tools.path("ferry"), "config", "--json"], display: nil,
         environment: fixture.environment.merging(["FERRY_HISTORY_MIB": "20"]) { $1 })

@@ -44,7 +44,7 @@ import Testing
     let writer = try fixture.start(["/bin/sh", "-c", "exec > \"$0\"; printf 'first '; printf second", fifo])
     let copy = try await fixture.run(["pbcopy", fifo])
     #expect(copy.status == 0, "\(copy.stderrText)")
-    #expect(try await offPool { writer.finish() }.status == 0)
+    #expect(try await DetachedThread.run { writer.finish() }.status == 0)
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "first second")
     try await fixture.stop()
   }

@@ -17,7 +17,7 @@ import Testing
 
     // 100 clients connect and hold their connections without a word: more than 64
     // descriptors can hold.
-    let flood = try await offPool { try (0..<100).map { _ in try RawConnection(path: socket) } }
+    let flood = try await DetachedThread.run { try (0..<100).map { _ in try RawConnection(path: socket) } }
     let before = try cpuTime(of: pid)
     let status = try await fixture.run(["ferry", "status"], timeout: .seconds(10))
     #expect(status.status == 0, "ferry status is answered during the flood: \(status.stderrText)")
@@ -28,10 +28,10 @@ import Testing
     }
     #expect(!spun, "the broker used \(((try? cpuTime(of: pid)) ?? before) - before) of CPU")
     // The connection silent longest gave way to newer ones, and was told why.
-    let shed = try await offPool { try flood[0].receive() }
+    let shed = try await DetachedThread.run { try flood[0].receive() }
     #expect(shed?.kind == .error)
     #expect(try shed?.decodeJSON(ErrorBody.self).code == .busy)
-    try await offPool { flood.forEach { $0.closeSending() } }
+    try await DetachedThread.run { flood.forEach { $0.closeSending() } }
     _ = consume flood
 
     #expect(try await fixture.run(["pbcopy"], input: Data("after the flood".utf8)).status == 0)

@@ -6,7 +6,7 @@ import Testing
 /// One table of exit statuses: README.md's is the code's (`ExitStatus.meaning`), every
 /// tool's `--help` prints it, and each status is what a real command ends with, with one
 /// line on standard error.
-@Suite struct ExitStatusTests {
+@Suite(.skipsWithoutPeers) struct ExitStatusTests {
   static let readme = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -110,7 +110,7 @@ import Testing
   /// a broker with `--timeout 1`.
   @Test func fourFromAnOwnerThatNeverAnswers() async throws {
     let xvfb = try await XvfbServer.dedicated("exit-status")
-    let owner = try await offPool { try CompiledPeer.build("hostile_owner.c") }
+    let owner = try await DetachedThread.run { try CompiledPeer.build("hostile_owner.c") }
     let fixture = try await BrokerFixture(display: xvfb.name, start: false)
     let silent = try fixture.start([owner, "CLIPBOARD", "silent"])
     defer { _ = silent.kill() }

@@ -5,7 +5,7 @@ import Testing
 
 /// `ferry history` against a headless `ferry daemon` whose history lives under the
 /// fixture's private HOME: copies by real processes, read back by real processes.
-@Suite struct HistoryCommandTests {
+@Suite(.skipsWithoutPeers) struct HistoryCommandTests {
   /// The entries `ferry history list --json` prints.
   static func entries(_ fixture: BrokerFixture, _ arguments: [String] = []) async throws -> [HistoryEntrySummary] {
     let list = try await fixture.run(["ferry", "history", "list", "--json"] + arguments)
@@ -164,6 +164,7 @@ import Testing
   }
 
   @Test func aMenuLinePickedByFzfRestoresWithNoGlue() async throws {
+    try Peers.require("fzf")
     let fixture = try await BrokerFixture(display: nil, start: true)
     let picked = try await Self.copyText("pick me\nsecond line", fixture, count: 1)
     try await Self.copyText("not me", fixture, count: 2)

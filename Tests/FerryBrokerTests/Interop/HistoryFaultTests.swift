@@ -48,7 +48,7 @@ import Testing
       let further = 1 + Int(generator.next() % 6)
       #expect(await Self.waitForEntries(fixture, kept + further), "round \(round): recording")
       _ = kill(fixture.daemon?.pid ?? 0, SIGKILL)
-      _ = copier.kill()
+      _ = await copier.stopped()
       _ = try await fixture.stop()
 
       let store = try Self.reader(fixture)
@@ -114,7 +114,7 @@ import Testing
       [try Tools.path("ferry"), "daemon", "--verbose"], display: nil,
       environment: fixture.environment.merging(["FERRY_SOCKET": secondSocket]) { $1 })
     defer { _ = second.kill() }
-    let secondUp = try await offPool { Deadline.wait(for: .seconds(10)) { second.errorSoFar.contains("listening on") } }
+    let secondUp = try await DetachedThread.run { Deadline.wait(for: .seconds(10)) { second.errorSoFar.contains("listening on") } }
     #expect(secondUp, "\(second.errorSoFar)")
     #expect(second.errorSoFar.contains("history is off"), "\(second.errorSoFar)")
     #expect(try await fixture.run(["pbcopy"], input: Data("first broker".utf8)).status == 0)

@@ -7,10 +7,11 @@ import UniformTypeIdentifiers
 /// The history against real owners on a private Xvfb: what GTK, Qt and xclip copy is kept
 /// with every format it was captured in, in order, and the newest copy is back on
 /// CLIPBOARD, in all its formats, after the broker restarts.
-@Suite(.serialized) struct HistoryInteropTests {
+@Suite(.serialized, .skipsWithoutPeers) struct HistoryInteropTests {
   let xvfb: XvfbServer
 
   init() async throws {
+    try Peers.require("xclip")
     xvfb = try await XvfbServer.dedicated("history")
   }
 
@@ -40,7 +41,8 @@ import UniformTypeIdentifiers
   }
 
   @Test func copiesFromGTKXclipAndQtAreKeptInEveryFormatAndTheNewestComesBackAfterARestart() async throws {
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+    let python = try await Python.gtk
+    _ = try await Python.qt
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let html = "<b>from gtk</b>"
     let gtk = try fixture.start([
@@ -83,9 +85,9 @@ import UniformTypeIdentifiers
     #expect(afterQt[2].source == "python3" && afterQt[1].source == nil, "\(afterQt.map(\.source))")
 
     // Everyone goes; the broker restarts with nobody owning CLIPBOARD.
-    _ = gtk.kill()
-    _ = xclip.kill()
-    _ = qt.kill()
+    _ = await gtk.stopped()
+    _ = await xclip.stopped()
+    _ = await qt.stopped()
     try await fixture.stop()
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).status != 0, "nobody owns CLIPBOARD")
     try await fixture.startDaemon()

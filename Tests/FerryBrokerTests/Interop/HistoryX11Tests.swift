@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 /// A restored history entry as X programs see it, on a private Xvfb.
-@Suite(.serialized) struct HistoryX11Tests {
+@Suite(.serialized, .skipsWithoutPeers) struct HistoryX11Tests {
   let xvfb: XvfbServer
 
   init() async throws {
+    try Peers.require("xclip", "xsel")
     // A display of its own: other suites use CLIPBOARD on theirs meanwhile.
     xvfb = try await XvfbServer.dedicated("history-restore")
   }
@@ -42,7 +43,7 @@ import Testing
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "image/png"]).stdout == image)
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "restored")
     #expect(try await fixture.run(["xsel", "-o", "-b"]).stdoutText == "restored")
-    _ = try await offPool { xclip.kill() }  // it lost CLIPBOARD to the broker and is gone already, or goes now
+    _ = try await DetachedThread.run { xclip.kill() }  // it lost CLIPBOARD to the broker and is gone already, or goes now
     try await fixture.stop()
   }
 }

@@ -8,14 +8,16 @@ import Testing
 
 /// A hostile X owner (`Tests/Peers/hostile_owner.c`) costs one transfer and a bounded time,
 /// never the broker: with a real `ferry daemon`, each mode checks that the broker still
-/// answers, that the next well-behaved copy (xclip) is pasteable within a bound, what
-/// `pbpaste` says about the hostile copy, and that the daemon's threads and descriptors come
-/// back. One suite, run in order, on a display of its own: the tests share CLIPBOARD and
-/// PRIMARY.
-@Suite(.serialized) struct HostileOwnerTests {
+/// answers, that the next well-behaved copy (xclip) is pasteable, what `pbpaste` says about
+/// the hostile copy, and that the daemon's threads and descriptors come back. A paste that
+/// gave up ended by its own timeout: its status says so (a paste the test had to kill has
+/// none). How long each step took is printed, never asserted (docs/TESTING.md). One suite,
+/// run in order, on a display of its own: the tests share CLIPBOARD and PRIMARY.
+@Suite(.serialized, .skipsWithoutPeers) struct HostileOwnerTests {
   let xvfb: XvfbServer
 
   init() async throws {
+    try Peers.require("xclip")
     xvfb = try await XvfbServer.dedicated("hostile-owner")
   }
 
@@ -28,7 +30,6 @@ import Testing
     let direct = try await run.pasteWithoutBroker()
     #expect(direct.result.status == 4, "\(direct.result.stderrText)")
     #expect(direct.result.stdout.isEmpty)
-    #expect(direct.elapsed < .seconds(10), "\(direct.elapsed)")
     try await run.finish()
   }
 
@@ -41,7 +42,6 @@ import Testing
     // status says the paste is incomplete.
     let direct = try await run.pasteWithoutBroker()
     #expect(direct.result.status == 4, "\(direct.result.stderrText)")
-    #expect(direct.elapsed < .seconds(10), "\(direct.elapsed)")
     try await run.finish()
   }
 
@@ -56,9 +56,9 @@ import Testing
   @Test func hundredThousandTargetsDoNotDelayTheNextCopy() async throws {
     // Interning 100,000 atoms takes the owner seconds on a busy machine.
     let run = try await HostileRun.start("many-targets", display: xvfb.name, readyWithin: .seconds(90))
-    // The next copy comes while the broker is still taking in the list.
+    // The next copy comes while the broker is still taking in the list, and replaces it.
     #expect(await waitForOutput(run.owner, "request target=TARGETS"), "the broker asked for the targets")
-    try await run.finish(within: .seconds(3))  // 4.2 s before TARGETS was capped
+    try await run.finish()
   }
 
   /// The list is cut at 512 targets, but UTF8_STRING after 100,000 bogus ones is kept: the
@@ -82,11 +82,12 @@ import Testing
       (try? await run.fixture.run(["pbpaste"]).stdoutText) == text
     }
     #expect(mirrored, "the second owner's copy is pasteable")
-    let askedForBogus = await Deadline.wait(for: .seconds(2)) { () async -> Bool in next.outputSoFar.contains("FERRY_BOGUS_TARGET_16") }
-    let asked = next.outputSoFar.components(separatedBy: "FERRY_BOGUS_TARGET_").count - 1
-    #expect(!askedForBogus, "the first owner's capture went on asking the second owner for \(asked) of its targets")
-    _ = try await offPool { next.kill() }
+    // xclip takes CLIPBOARD from the second owner: after that nothing more can be asked of
+    // it, so its whole log shows every request it ever had.
     try await run.finish()
+    let log = try await DetachedThread.run { next.kill() }.stdoutText
+    let asked = log.components(separatedBy: "FERRY_BOGUS_TARGET_").count - 1
+    #expect(!log.contains("FERRY_BOGUS_TARGET_16"), "the first owner's capture went on asking the second owner for \(asked) of its targets")
   }
 
   @Test func incrAnnouncingFourGiBIsDrainedToItsEnd() async throws {
@@ -96,7 +97,6 @@ import Testing
     let text = String(repeating: "chunk of a huge transfer;", count: 3)
     let paste = try await run.pasteOnceTheBrokerNoticed()
     #expect(paste.result.status == 0 && paste.result.stdoutText == text, "\(paste.result.status) \(paste.result.stderrText)")
-    #expect(paste.elapsed < .seconds(15), "\(paste.elapsed)")
     let direct = try await run.pasteWithoutBroker()
     #expect(direct.result.status == 0 && direct.result.stdoutText == text, "\(direct.result.status) \(direct.result.stderrText)")
     try await run.finish()
@@ -106,16 +106,14 @@ import Testing
     let run = try await HostileRun.start("silent", selection: "PRIMARY", display: xvfb.name)
     let paste = try await run.pasteOnceTheBrokerNoticed(pasteboard: "primary")
     #expect(paste.result.status == 4, "times out: \(paste.result.stderrText)")
-    #expect(paste.elapsed < .seconds(15), "\(paste.elapsed)")
     try await run.finish(replacingWith: "primary")
   }
 
   /// A paste through the broker from an owner that stopped answering: `timeout` (status 4),
-  /// one line, in bounded time.
+  /// one line. The status shows the paste gave up by itself, in bounded time.
   private func expectTimedOut(_ paste: TimedResult) {
     #expect(paste.result.status == 4, "times out: \(paste.result.stderrText)")
     #expect(paste.result.stderrText.split(separator: "\n").count == 1, "\(paste.result.stderrText)")
-    #expect(paste.elapsed < .seconds(15), "gave up in bounded time: \(paste.elapsed)")
   }
 
   /// The owner answers UTF8_STRING with data of the wrong type or format: `pbpaste`, with
@@ -130,7 +128,6 @@ import Testing
       let lines = result.stderrText.split(separator: "\n")
       #expect(lines.count == 1, "\(label): \(result.stderrText)")
       #expect(result.stderrText.contains(problem), "\(label): \(result.stderrText)")
-      #expect(outcome.elapsed < .seconds(10), "\(label): \(outcome.elapsed)")
     }
     try await run.finish()
   }
@@ -139,7 +136,7 @@ import Testing
 /// One hostile case: a broker that has mirrored an ordinary copy, its resources measured
 /// then, and a hostile owner that took the selection after.
 private struct HostileRun {
-  static let executable = Task { try await offPool { try CompiledPeer.build("hostile_owner.c") } }
+  static let executable = Task { try await DetachedThread.run { try CompiledPeer.build("hostile_owner.c") } }
   static let warmText = "before the hostile owner"
 
   let mode: String
@@ -164,20 +161,19 @@ private struct HostileRun {
     let mirrored = await Deadline.wait(for: .seconds(10)) {
       (try? await fixture.run(["pbpaste", "-pboard", pasteboard]).stdoutText) == "warm"
     }
-    _ = try await offPool { xclip.kill() }
+    _ = try await DetachedThread.run { xclip.kill() }
     try #require(mirrored, "the broker mirrors an xclip copy")
     try await expectRoundTrip(fixture, pasteboard: pasteboard, text: warmText)
     let before = try #require(DaemonResources(fixture))
     let hostile = try fixture.start([path, selection, mode])
     guard await waitForOutput(hostile, "ready", timeout: readyWithin) else {
-      let result = try await offPool { hostile.kill() }
+      let result = try await DetachedThread.run { hostile.kill() }
       Issue.record("hostile_owner \(mode) never owned \(selection): \(result.stdoutText) \(result.stderrText)")
       throw HostileOwnerDidNotStart()
     }
     // The broker answers while it captures the hostile owner's offer.
     let status = try await timed { try await fixture.run(["ferry", "status"], timeout: .seconds(10)) }
     #expect(status.result.status == 0, "ferry status: \(status.result.stderrText)")
-    #expect(status.elapsed < .seconds(3), "ferry status took \(status.elapsed)")
     return HostileRun(
       mode: mode, fixture: fixture, owner: hostile, selection: selection, before: before, statusTook: status.elapsed)
   }
@@ -214,19 +210,19 @@ private struct HostileRun {
   }
 
   /// The checks every mode ends with, then stops the owner and the broker: a well-behaved
-  /// copy replaces the hostile owner and is pasteable within `bound`; the broker answers
-  /// `ferry status` and a round trip; its threads and descriptors come back.
-  func finish(replacingWith pasteboard: String = "general", within bound: Duration = .seconds(5)) async throws {
+  /// copy replaces the hostile owner and is pasteable; the broker answers `ferry status` and
+  /// a round trip; its threads and descriptors come back.
+  func finish(replacingWith pasteboard: String = "general") async throws {
     let clock = ContinuousClock()
     let started = clock.now
     let xclip = try fixture.start(
       ["xclip", "-i", "-quiet", "-selection", selection.lowercased()], input: Data("after the hostile owner".utf8))
-    let replaced = await Deadline.wait(for: bound) {
+    let replaced = await Deadline.wait(for: .seconds(30)) {
       (try? await fixture.run(["pbpaste", "-pboard", pasteboard], timeout: .seconds(5)).stdoutText) == "after the hostile owner"
     }
     let took = clock.now - started
-    #expect(replaced, "xclip's copy was pasteable within \(bound) (waited \(took))")
-    _ = try await offPool { xclip.kill() }
+    #expect(replaced, "xclip's copy was pasteable (waited \(took))")
+    _ = try await DetachedThread.run { xclip.kill() }
 
     let status = try await fixture.run(["ferry", "status"], timeout: .seconds(10))
     #expect(status.status == 0, "ferry status: \(status.stderrText)")
@@ -239,7 +235,7 @@ private struct HostileRun {
     }
     #expect(settled, "threads and descriptors back near \(before): \(after.map { "\($0)" } ?? "the daemon is gone")")
     print("hostile_owner \(mode) on \(selection): ferry status took \(statusTook); the next copy was pasteable after \(took); before \(before), after \(after.map { "\($0)" } ?? "?")")
-    let ownerLog = try await offPool { owner.kill() }
+    let ownerLog = try await DetachedThread.run { owner.kill() }
     let log = try await fixture.stop()
     if !(replaced && settled) {
       Issue.record("owner: \(ownerLog.stdoutText.suffix(600)) \(ownerLog.stderrText) broker log: \(log.suffix(1500))")

@@ -5,7 +5,7 @@ import Testing
 /// `Scripts/install` and `Scripts/uninstall` into a private prefix, from the debug build:
 /// stripped tools, man pages that say what `--help` says, completions bash can use, the user
 /// unit and the autostart file; and uninstall removes exactly that.
-@Suite struct InstallTests {
+@Suite(.skipsWithoutPeers) struct InstallTests {
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
@@ -61,7 +61,7 @@ import Testing
     let bin = prefix.appendingPathComponent("bin")
     func installed(_ arguments: [String], input: Data? = nil) async throws -> PeerProcess.Result {
       let display = xvfb.name
-      return try await offPool { try PeerProcess.run(arguments, display: display, input: input, environment: environment) }
+      return try await DetachedThread.run { try PeerProcess.run(arguments, display: display, input: input, environment: environment) }
     }
     #expect(try await installed([bin.appendingPathComponent("pbcopy").path], input: Data("installed".utf8)).status == 0)
     #expect(try await installed(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "installed")

@@ -6,13 +6,6 @@ import Testing
   import Glibc
 #endif
 
-/// Runs blocking work (waiting for a process) on a thread of its own, off Swift's pool.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-  }
-}
-
 /// The built command-line tools, next to the test bundle.
 enum Tools {
   static let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -73,8 +66,8 @@ final class BrokerFixture: @unchecked Sendable {
       (try? await self.run(["ferry", "status"]).status) == 0
     }
     guard ready else {
-      let log = process.kill().stderrText
-      throw PeerUnavailable(program: "a ferry daemon that starts (log: \(log.suffix(500)))")
+      let log = try await DetachedThread.run { process.kill().stderrText }
+      throw DaemonDidNotStart(log: String(log.suffix(500)))
     }
   }
 
@@ -83,7 +76,7 @@ final class BrokerFixture: @unchecked Sendable {
   func stop() async throws -> String {
     guard let daemon else { return "" }
     self.daemon = nil
-    return try await offPool { daemon.kill().stderrText }
+    return try await DetachedThread.run { daemon.kill().stderrText }
   }
 
   /// Runs a tool (`pbcopy`, `pbpaste`, `ferry`) or a peer program to completion, with
@@ -94,7 +87,7 @@ final class BrokerFixture: @unchecked Sendable {
     var command = arguments
     if ["pbcopy", "pbpaste", "ferry"].contains(command[0]) { command[0] = try Tools.path(command[0]) }
     let (resolved, environment, display) = (command, environment.merging(extra) { $1 }, display)
-    return try await offPool {
+    return try await DetachedThread.run {
       try PeerProcess.run(resolved, display: display, input: input, timeout: timeout, environment: environment)
     }
   }
@@ -116,27 +109,129 @@ final class BrokerFixture: @unchecked Sendable {
     return try PeerProcess(command, display: display, input: input, environment: environment)
   }
 
+  /// Starts `ferry watch` with `arguments` and returns once the broker has subscribed it, so
+  /// that it reports every change made after: the daemon (`--verbose`) logs `watching` for
+  /// each watch it has subscribed; `ferry watch` itself prints nothing until a change.
+  func startWatch(_ arguments: [String] = []) async throws -> PeerProcess {
+    let before = watchesSubscribed
+    let watch = try start(["ferry", "watch"] + arguments)
+    guard await Deadline.wait(for: .seconds(20), { self.watchesSubscribed > before || !watch.process.isRunning })
+      && watchesSubscribed > before
+    else {
+      let result = try await DetachedThread.run { watch.kill() }
+      Issue.record("the broker never subscribed ferry watch: \(result.stderrText) broker log: \(daemon?.errorSoFar.suffix(800) ?? "")")
+      throw WatchDidNotStart()
+    }
+    return watch
+  }
+
+  /// How many watches the broker has logged as subscribed.
+  private var watchesSubscribed: Int {
+    (daemon?.errorSoFar ?? "").split(separator: "\n").count { $0.hasSuffix("] watching") }
+  }
+
   deinit {
     if let daemon { _ = daemon.kill() }
     try? FileManager.default.removeItem(at: runtime)
   }
 }
 
+/// `ferry watch` was never subscribed.
+struct WatchDidNotStart: Error {}
+
+/// `ferry daemon` did not answer `ferry status` in time: a failure, never a missing peer.
+struct DaemonDidNotStart: Error, CustomStringConvertible {
+  var log: String
+  var description: String { "ferry daemon did not start; its log: \(log)" }
+}
+
 /// The system Python's GTK and Tk peers.
 enum ScriptPeers {
-  static func gtk(_ arguments: [String]) throws -> [String] {
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
-    return [python, "-u", Tools.peersDirectory.appendingPathComponent("gtk_clipboard.py").path] + arguments
+  static func gtk(_ arguments: [String]) async throws -> [String] {
+    [try await Python.gtk, "-u", Tools.peersDirectory.appendingPathComponent("gtk_clipboard.py").path] + arguments
   }
-  static func tk(_ arguments: [String]) throws -> [String] {
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
-    return [python, "-u", Tools.peersDirectory.appendingPathComponent("tk_clipboard.py").path] + arguments
+  static func tk(_ arguments: [String]) async throws -> [String] {
+    [try await Python.tk, "-u", Tools.peersDirectory.appendingPathComponent("tk_clipboard.py").path] + arguments
   }
+}
+
+/// The system Python, once it is known to have the module a peer script imports; each check
+/// runs once per test process, on a thread of its own.
+///
+/// - Throws: ``PeerUnavailable`` naming the package to install.
+enum Python {
+  /// With python3-gi and GTK 3.
+  static var gtk: String {
+    get async throws { try await gtkCheck.value }
+  }
+  /// With tkinter.
+  static var tk: String {
+    get async throws { try await tkCheck.value }
+  }
+  /// With PyQt5.
+  static var qt: String {
+    get async throws { try await qtCheck.value }
+  }
+  /// The interpreter alone.
+  static var plain: String {
+    get throws {
+      guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+      return python
+    }
+  }
+
+  private static let gtkCheck = Task {
+    try await check(
+      "python3-gi with GTK 3 (gir1.2-gtk-3.0)",
+      ["import gi", "gi.require_version('Gtk', '3.0')", "from gi.repository import Gtk"])
+  }
+  private static let tkCheck = Task { try await check("python3-tk", ["import tkinter"]) }
+  private static let qtCheck = Task { try await check("python3-pyqt5", ["from PyQt5.QtGui import QGuiApplication"]) }
+
+  private static func check(_ package: String, _ statements: [String]) async throws -> String {
+    let python = try plain
+    let result = try await DetachedThread.run {
+      try PeerProcess.run([python, "-c", statements.joined(separator: "; ")], display: nil)
+    }
+    guard result.status == 0 else { throw PeerUnavailable(program: package) }
+    return python
+  }
+}
+
+/// Skips a test whose peer program (Xvfb, xclip, a Python toolkit, socat, …) is not
+/// installed, saying which, instead of failing it: every `PeerUnavailable` the test throws,
+/// from its suite's `init` on, becomes a skip. Only that error: a daemon that does not start
+/// or a peer that misbehaves still fails the test.
+///
+/// ```swift
+/// @Suite(.serialized, .skipsWithoutPeers) struct CommandLineInteropTests { … }
+/// ```
+struct SkipsWithoutPeers: SuiteTrait, TestTrait, TestScoping {
+  var isRecursive: Bool { true }
+
+  func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    testCase == nil ? nil : self
+  }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    do {
+      try await function()
+    } catch let missing as PeerUnavailable {
+      try Test.cancel("skipped: \(missing.description)")
+    }
+  }
+}
+
+extension Trait where Self == SkipsWithoutPeers {
+  /// Skips a test, rather than failing it, when a peer program it needs is not installed.
+  static var skipsWithoutPeers: Self { SkipsWithoutPeers() }
 }
 
 /// Waits, off the pool, for a started peer's output to contain `text`.
 func waitForOutput(_ peer: PeerProcess, _ text: String, timeout: Duration = .seconds(15)) async -> Bool {
-  (try? await offPool { peer.waitForOutput(text, timeout: timeout) }) ?? false
+  (try? await DetachedThread.run { peer.waitForOutput(text, timeout: timeout) }) ?? false
 }
 
 /// Hex of UTF-8 text, as the script peers print it.

@@ -10,11 +10,12 @@ import Testing
 /// (VmRSS from /proc) around the transfers that kept memory, on a private Xvfb. Each bound is
 /// far below what the daemon kept before the fix and far above the noise of a debug build.
 /// Scripts/bench-memory measures the same with the release build, beside CopyQ.
-@Suite(.serialized) struct MemoryInteropTests {
+@Suite(.serialized, .skipsWithoutPeers) struct MemoryInteropTests {
   let xvfb: XvfbServer
 
-  init() throws {
-    xvfb = try XvfbServer.dedicated("memory")
+  init() async throws {
+    try Peers.require("xclip")
+    xvfb = try await XvfbServer.dedicated("memory")
   }
 
   /// A broker holding `mebibytes` MiB of text written by pbcopy (spooled), and its pid.
@@ -37,7 +38,7 @@ import Testing
   /// (`xselprobe stall`). TARGETS is asked first (the broker reads the text once to see what it
   /// may offer), so that each reader's request is answered within its 5 s in a debug build.
   private func stalledReaders(_ fixture: BrokerFixture, count: Int, target: String) async throws -> [PeerProcess] {
-    let probe = try await offPool { try CompiledPeer.build("xselprobe.c") }
+    let probe = try await DetachedThread.run { try CompiledPeer.build("xselprobe.c") }
     let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"], timeout: .seconds(120))
     try #require(targets.stdoutText.contains("UTF8_STRING"), "TARGETS: \(targets.stdoutText) \(targets.stderrText)")
     let readers = try (0..<count).map { _ in try fixture.start([probe, "stall", "CLIPBOARD", target]) }
@@ -124,9 +125,9 @@ import Testing
     let pid = try #require(fixture.daemon).pid
     let socket = fixture.runtime.appendingPathComponent("ferry/display-\(xvfb.name.dropFirst()).sock").path
     // Warm the paths a connection takes, so the figure below is what connections hold.
-    try await offPool { try (0..<20).forEach { _ in try RawConnection(path: socket).hello() } }
+    try await DetachedThread.run { try (0..<20).forEach { _ in try RawConnection(path: socket).hello() } }
     let before = residentMebibytes(of: pid)
-    var connections: [RawConnection]? = try await offPool {
+    var connections: [RawConnection]? = try await DetachedThread.run {
       try (0..<500).map { _ in
         let connection = try RawConnection(path: socket)
         try connection.hello()

@@ -28,7 +28,9 @@ import Testing
     return found
   }
 
-  @Test(arguments: [SIGKILL, SIGTERM, SIGABRT])
+  @Test(
+    .enabled(if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil, "the probe starts Xvfb and xclip"),
+    arguments: [SIGKILL, SIGTERM, SIGABRT])
   func nothingOutlivesTheTestProcess(signal: Int32) async throws {
     let mark = UUID().uuidString
     let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-keeper-\(mark.prefix(8))")

@@ -5,17 +5,18 @@ import Testing
 /// A `pbcopy` is done when its copy is on the X selection, as an `xclip -i` is: a paste by
 /// any X program right after it reads it, and a copy made right after it is never overtaken
 /// by the broker taking the selection late.
-@Suite(.serialized) struct PublicationInteropTests {
+@Suite(.serialized, .skipsWithoutPeers) struct PublicationInteropTests {
   let xvfb: XvfbServer
 
   init() async throws {
+    try Peers.require("xclip")
     xvfb = try await XvfbServer.dedicated("publication")
   }
 
   /// While another client holds the server, the broker cannot take the selection: pbcopy
   /// must not say it is done before the server lets the broker take it.
   @Test func pbcopyReturnsOnlyOnceTheBrokerOwnsTheSelection() async throws {
-    let grab = try await offPool { try CompiledPeer.build("server_grab.c") }
+    let grab = try await DetachedThread.run { try CompiledPeer.build("server_grab.c") }
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let released = fixture.runtime.appendingPathComponent("released")
     let grabber = try fixture.start([grab, "1500", released.path])

@@ -5,7 +5,7 @@ import Testing
 /// A remote shell using the local broker through a forwarded socket (`ssh -R
 /// REMOTE.sock:$XDG_RUNTIME_DIR/ferry/…sock`), with a socat relay standing in for ssh:
 /// `FERRY_SOCKET` points every client at it.
-@Suite struct RemoteBrokerTests {
+@Suite(.skipsWithoutPeers) struct RemoteBrokerTests {
   @Test func pbcopyAndPbpasteReachTheBrokerThroughAForwardedSocket() async throws {
     guard let socat = ["/usr/bin/socat", "/bin/socat"].first(where: FileManager.default.isExecutableFile) else {
       throw PeerUnavailable(program: "socat")
@@ -26,13 +26,13 @@ import Testing
     let remoteEnvironment = ["XDG_RUNTIME_DIR": remote.path, "HOME": remote.path, "FERRY_SOCKET": forwarded]
     let pbcopy = try Tools.path("pbcopy")
     let pbpaste = try Tools.path("pbpaste")
-    let copy = try await offPool {
+    let copy = try await DetachedThread.run {
       try PeerProcess.run([pbcopy], display: nil, input: Data("typed from afar".utf8), timeout: .seconds(20), environment: remoteEnvironment)
     }
     #expect(copy.status == 0, "\(copy.stderrText)")
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "typed from afar", "the local broker holds the remote copy")
     #expect(try await fixture.run(["pbcopy"], input: Data("local copy".utf8)).status == 0)
-    let paste = try await offPool {
+    let paste = try await DetachedThread.run {
       try PeerProcess.run([pbpaste], display: nil, timeout: .seconds(20), environment: remoteEnvironment)
     }
     #expect(paste.stdoutText == "local copy", "\(paste.stderrText)")

@@ -4,7 +4,7 @@ import Testing
 
 /// Running the broker as a service: the systemd user unit and the readiness message it waits
 /// for.
-@Suite struct ServiceTests {
+@Suite(.skipsWithoutPeers) struct ServiceTests {
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 

@@ -5,7 +5,7 @@ import Testing
 /// `pbcopy` over SSH: with neither a display nor a broker, the copy reaches the terminal's
 /// clipboard as OSC 52 — checked byte for byte on a real pseudo-terminal, and by tmux, whose
 /// `set-clipboard on` turns the sequence into a buffer.
-@Suite(.serialized) struct TerminalClipboardTests {
+@Suite(.serialized, .skipsWithoutPeers) struct TerminalClipboardTests {
   /// Runs `shell` on a new pseudo-terminal (Python's pty module) with the fixture's
   /// environment, no display and `extra`; returns what the terminal received.
   static func onTerminal(_ fixture: BrokerFixture, _ shell: String, extra: [String: String] = [:]) async throws -> Data {
@@ -24,7 +24,7 @@ import Testing
     var environment = fixture.environment.merging(extra) { $1 }
     environment["PATH"] = URL(fileURLWithPath: try Tools.path("pbcopy")).deletingLastPathComponent().path + ":/usr/bin:/bin"
     let finalEnvironment = environment
-    let run = try await offPool {
+    let run = try await DetachedThread.run {
       try PeerProcess.run([python, "-c", script, output.path, shell], display: nil, timeout: .seconds(30), environment: finalEnvironment)
     }
     #expect(run.status == 0, "\(run.stderrText)")
@@ -66,7 +66,8 @@ import Testing
     let start = try await fixture.run(
       tmux + ["new-session", "-d", "-x", "80", "-y", "24", "sh"] + [";", "set", "-g", "set-clipboard", "on"])
     #expect(start.status == 0, "\(start.stderrText)")
-    defer { _ = try? PeerProcess.run(tmux + ["kill-server"], display: nil, timeout: .seconds(10)) }
+    // Started, not waited for (a defer cannot await): the server ends moments later.
+    defer { _ = try? PeerProcess(tmux + ["kill-server"], display: nil) }
     let sent = try await fixture.run(tmux + ["send-keys", "printf 'from inside tmux' | env -u DISPLAY '\(pbcopy)'", "Enter"])
     #expect(sent.status == 0)
     var buffer = ""

@@ -13,13 +13,14 @@ enum Interrupter {
   /// How many signals the handler caught, over the whole test process.
   static let caught = Atomic<Int>(0)
 
-  /// Calls `body` on a new thread while `SIGUSR1` is sent to that thread every 5 ms for
-  /// `interruptFor`; then calls `afterwards` (to let the call finish) and returns what `body`
-  /// returned, with how many signals the handler caught meanwhile.
+  /// Calls `body` on a new thread while `SIGUSR1` is sent to that thread every 5 ms, for
+  /// `interruptFor` or until `body` returns; then calls `afterwards` (to let the call finish)
+  /// and returns what `body` returned, with how many signals the handler caught meanwhile and
+  /// whether `body` returned while the signals still came.
   static func run<T: Sendable>(
     interruptFor duration: Duration = .milliseconds(100), _ body: @escaping @Sendable () -> T,
     afterwards: () -> Void
-  ) -> (result: T, signals: Int) {
+  ) -> (result: T, signals: Int, endedWhileInterrupted: Bool) {
     installHandler()
     let before = caught.load(ordering: .relaxed)
     let started = DispatchSemaphore(value: 0)
@@ -46,12 +47,13 @@ enum Interrupter {
     let end = ContinuousClock.now + duration
     while ContinuousClock.now < end, !box.isSet {
       pthread_kill(thread.get()!, SIGUSR1)
-      usleep(5_000)
+      usleep(5_000)  // the pace of the interruptions, not a wait for anything
     }
+    let endedWhileInterrupted = box.isSet
     afterwards()
     finished.wait()
     release.signal()
-    return (box.get()!, caught.load(ordering: .relaxed) - before)
+    return (box.get()!, caught.load(ordering: .relaxed) - before, endedWhileInterrupted)
   }
 
   private static let installed = TrackedMutex(false)

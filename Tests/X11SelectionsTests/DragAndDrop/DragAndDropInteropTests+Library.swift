@@ -12,8 +12,8 @@ extension DragAndDropTests.DragAndDropInteropTests {
   @Test func ferryToFerryThroughTheLibrary() async throws {
     let server = try await DragServer.start()
     let name = server.name
-    let receiving = try await offThePool { try X11Display(name: name) }
-    let sending = try await offThePool { try X11Display(name: name) }
+    let receiving = try await DetachedThread.run { try X11Display(name: name) }
+    let sending = try await DetachedThread.run { try X11Display(name: name) }
     defer {
       receiving.close()
       sending.close()

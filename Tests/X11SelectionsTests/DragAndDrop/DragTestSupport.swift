@@ -106,14 +106,9 @@ final class Child: Sendable {
     }
   }
 
-  /// Waits, off the pool, until `condition` holds or the process ends.
-  func wait(for limit: Duration = .seconds(15), _ condition: @escaping @Sendable (Child) -> Bool)
-    async -> Bool
-  {
-    (try? await offThePool {
-      Deadline.wait(for: limit) { condition(self) || !self.isRunning } && condition(self)
-    })
-      ?? false
+  /// Waits until `condition` holds or the process ends.
+  func wait(for limit: Duration = .seconds(15), _ condition: (Child) -> Bool) async -> Bool {
+    await Deadline.wait(for: limit) { condition(self) || !self.isRunning } && condition(self)
   }
 
   /// Waits for the process to end, killing it after `timeout`.
@@ -123,7 +118,7 @@ final class Child: Sendable {
 
   /// The async form of ``finish(timeout:)``.
   func finished(timeout: Duration = .seconds(20)) async -> Result {
-    try! await offThePool { self.finish(timeout: timeout) }
+    try! await DetachedThread.run { self.finish(timeout: timeout) }
   }
 
   /// Stops the process (SIGTERM) and reaps it.
@@ -241,7 +236,7 @@ enum Drag {
     async throws
   {
     let steps = steps(from: start, to: end, escape: escape)
-    let result = try await offThePool { try Child.run(["xdotool"] + steps, display: display) }
+    let result = try await DetachedThread.run { try Child.run(["xdotool"] + steps, display: display) }
     #expect(result.status == 0, "xdotool failed: \(result.stderr)")
   }
 }

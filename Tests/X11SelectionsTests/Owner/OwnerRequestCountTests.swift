@@ -10,13 +10,16 @@ import Testing
 /// a `GetInputFocus`; the owner makes one only to announce an INCR transfer.
 @Suite struct OwnerRequestCountTests {
   /// The requests `display` made while `body` ran, once its INCR transfers are over.
+  ///
+  /// The display's deadlines follow a clock the test never moves: a transfer ends by being
+  /// completed, never by its step timeout, however long the wait for it.
   private func requests(of display: X11Display, during body: () async throws -> Void) async throws
     -> Int
   {
     let before = try await display.loop.perform { $0.connection.nextRequestSerial }
     try await body()
     #expect(
-      await Deadline.wait(for: .seconds(5)) {
+      await Deadline.wait(for: .seconds(30)) {
         (try? await display.loop.perform { $0.owner.transferCount }) == 0
       })
     let after = try await display.loop.perform { $0.connection.nextRequestSerial }
@@ -27,7 +30,7 @@ import Testing
   /// server (100 requestors at once were answered a round trip apart). The first read learns
   /// the target's name and is not counted.
   @Test func aReplyInOneRequestIsTwoRequests() async throws {
-    let (xvfb, display) = try await openDisplay()
+    let (xvfb, display) = try await openDisplay(clock: ManualClock())
     defer { display.close() }
     let selection = uniqueSelection("onerequest")
     try await display.own(selection, item: textItem("two requests"))
@@ -46,7 +49,7 @@ import Testing
   /// for nothing else. Two transfers two chunks apart are two requests apart; the first
   /// transfer, which learns the target's name, is not compared.
   @Test func eachChunkIsOneRequest() async throws {
-    let (xvfb, display) = try await openDisplay()
+    let (xvfb, display) = try await openDisplay(clock: ManualClock())
     defer { display.close() }
     let scratch = try ScratchDirectory("requests")
     let limit = try await display.maximumRequestBytes

@@ -12,7 +12,7 @@ import Testing
     let selection = uniqueSelection("once")
     try await owner.own(selection, item: textItem("read on this thread"))
     let name = xvfb.name
-    let reply = try await offThePool {
+    let reply = try await DetachedThread.run {
       try X11Display.readOnce(display: name, selection, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
     }
     #expect(reply.type == "UTF8_STRING")
@@ -25,7 +25,7 @@ import Testing
     let selection = uniqueSelection("unowned")
     let name = xvfb.name
     let error = await #expect(throws: X11Error.self) {
-      try await offThePool {
+      try await DetachedThread.run {
         try X11Display.readOnce(display: name, selection, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
       }
     }
@@ -37,7 +37,7 @@ import Testing
 
   @Test func aDisplayThatCannotBeOpenedFails() async throws {
     let error = await #expect(throws: X11Error.self) {
-      try await offThePool {
+      try await DetachedThread.run {
         try X11Display.readOnce(display: ":4999", .clipboard, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
       }
     }

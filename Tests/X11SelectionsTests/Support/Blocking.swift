@@ -10,14 +10,7 @@ import Testing
 // Ferry's owner produces its data in tasks on the concurrency pool, which has one thread per
 // core: two here. A test that blocks a pool thread (waiting for a process, compiling the probe,
 // generating 64 MiB) while a peer waits for Ferry can starve the owner into a timeout. So
-// every blocking wait of this suite runs on a thread of its own.
-
-/// Runs blocking work on a thread of its own, never on the concurrency pool.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try body() }) }.start()
-  }
-}
+// every blocking wait of this suite runs on a thread of its own (`DetachedThread.run`).
 
 /// Work done once per test process, off the pool, awaited by every test that needs it.
 final class OnceOffThePool<T: Sendable>: Sendable {
@@ -31,12 +24,29 @@ final class OnceOffThePool<T: Sendable>: Sendable {
       let task = self.task.withLock { task in
         if let task { return task }
         let body = self.body
-        let started = Task { try await offThePool(body) }
+        let started = Task { try await DetachedThread.run(body) }
         task = started
         return started
       }
       return try await task.value
     }
+  }
+}
+
+extension Task where Failure == any Error {
+  /// How the task ended, when it ends within `limit`; `nil` when it is still running then.
+  ///
+  /// For a task that only the test can end (a read whose timeout is measured on a
+  /// ``ManualClock``): the limit guards against a hang and measures nothing, and a failed
+  /// test does not wait for the task.
+  func ended(within limit: Duration) async -> Result<Success, any Error>? {
+    let outcome = TrackedMutex<Result<Success, any Error>?>(nil)
+    Task<Void, Never> {
+      let result = await self.result
+      outcome.withLock { $0 = result }
+    }
+    guard await Deadline.wait(for: limit, { outcome.withLock { $0 != nil } }) else { return nil }
+    return outcome.withLock { $0 }
   }
 }
 
@@ -50,26 +60,6 @@ func unlessUnavailable<T>(_ body: () async throws -> T) async throws -> T {
 }
 
 extension PeerProcess {
-  /// Waits, off the pool, for the process to end (killing it after `timeout`).
-  func finished(timeout: Duration = .seconds(30)) async -> Result {
-    try! await offThePool { self.finish(timeout: timeout) }
-  }
-
-  /// Waits, off the pool, for `text` on standard output.
-  func output(_ text: String, timeout: Duration = .seconds(15)) async -> Bool {
-    (try? await offThePool { self.waitForOutput(text, timeout: timeout) }) ?? false
-  }
-
-  /// Stops the process and waits for it, off the pool.
-  func stopped(signal: Int32 = SIGTERM) async -> Result {
-    try! await offThePool { self.kill(signal: signal) }
-  }
-
-  /// Sends SIGTERM without waiting (for `defer`); Foundation reaps the process.
-  func terminate() {
-    if process.isRunning { process.terminate() }
-  }
-
   /// Waits for `text` on standard output; when it does not come, records an issue that shows
   /// the output and throws.
   func expectOutput(

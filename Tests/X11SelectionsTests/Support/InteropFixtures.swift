@@ -48,14 +48,14 @@ private let sharedServer = OnceOffThePool { try XvfbServer.shared() }
 func openDisplay() async throws -> (XvfbServer, X11Display) {
   let xvfb = try await unlessUnavailable { try await sharedServer.value }
   let name = xvfb.name
-  return (xvfb, try await offThePool { try X11Display(name: name) })
+  return (xvfb, try await DetachedThread.run { try X11Display(name: name) })
 }
 
 /// A new connection to the test process's Xvfb whose deadlines follow `clock`.
 func openDisplay(clock: ManualClock) async throws -> (XvfbServer, X11Display) {
   let xvfb = try await unlessUnavailable { try await sharedServer.value }
   let name = xvfb.name
-  return (xvfb, try await offThePool { try X11Display(name: name, clock: clock) })
+  return (xvfb, try await DetachedThread.run { try X11Display(name: name, clock: clock) })
 }
 
 /// A text item.
@@ -87,7 +87,7 @@ extension X11Display {
 /// Generated off the pool: 64 MiB is real work in a debug build.
 enum RandomPayload {
   static func bytes(count: Int, seed: UInt64) async -> Data {
-    try! await offThePool {
+    try! await DetachedThread.run {
       var data = Data(count: count)
       data.withUnsafeMutableBytes { _ = fill($0, state: seed) }
       return data
@@ -96,7 +96,7 @@ enum RandomPayload {
 
   /// Writes `count` seeded bytes to `url`, four megabytes at a time.
   static func write(count: Int, seed: UInt64, to url: URL) async throws {
-    try await offThePool {
+    try await DetachedThread.run {
       _ = FileManager.default.createFile(atPath: url.path, contents: nil)
       let handle = try FileHandle(forWritingTo: url)
       defer { try? handle.close() }
@@ -137,7 +137,7 @@ enum RandomPayload {
 
 /// Whether two files hold the same bytes, compared four megabytes at a time, off the pool.
 func filesAreEqual(_ first: URL, _ second: URL) async throws -> Bool {
-  try await offThePool { try compareFiles(first, second) }
+  try await DetachedThread.run { try compareFiles(first, second) }
 }
 
 private func compareFiles(_ first: URL, _ second: URL) throws -> Bool {

@@ -1,0 +1,45 @@
+import DetachedThreads
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The forms of ``PeerProcess``'s waits for async code: each waits on a thread of its own
+/// (`DetachedThread.run`), never on a thread of Swift concurrency's pool, which the code under
+/// test needs. The blocking forms are unavailable from async code, so an async test cannot
+/// call them by mistake; ``terminate(signal:)`` is what a `defer` (which cannot await) calls.
+extension PeerProcess {
+  /// Waits for the process to end, killing its group after `timeout`.
+  public func finished(timeout: Duration = .seconds(30)) async -> Result {
+    try! await DetachedThread.run { self.finish(timeout: timeout) }
+  }
+
+  /// Waits for `text` on standard output, or the process's end, or `timeout`.
+  public func output(_ text: String, timeout: Duration = .seconds(15)) async -> Bool {
+    (try? await DetachedThread.run { self.waitForOutput(text, timeout: timeout) }) ?? false
+  }
+
+  /// Sends `signal` to the process's group and waits for the process to end.
+  public func stopped(signal: Int32 = SIGTERM) async -> Result {
+    try! await DetachedThread.run { self.kill(signal: signal) }
+  }
+
+  /// Sends `signal` to the process's group without waiting: for a `defer`. The child's own
+  /// waiter thread reaps it, and the keeper ends the group with the test process at worst.
+  public func terminate(signal: Int32 = SIGTERM) {
+    if process.isRunning { Glibc.kill(-process.processIdentifier, signal) }
+  }
+
+  /// Runs a peer to completion, waiting on a thread of its own.
+  public static func run(
+    _ arguments: [String], display: String?, input: Data? = nil, timeout: Duration = .seconds(20),
+    environment: [String: String] = [:], inputFile: URL? = nil, outputFile: URL? = nil
+  ) async throws -> Result {
+    try await DetachedThread.run {
+      try PeerProcess.run(
+        arguments, display: display, input: input, timeout: timeout, environment: environment,
+        inputFile: inputFile, outputFile: outputFile)
+    }
+  }
+}
