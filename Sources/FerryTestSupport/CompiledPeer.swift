@@ -39,7 +39,7 @@ public enum CompiledPeer {
     let scratch = "\(output).\(getpid())"
     let result = try PeerProcess.run([cc, "-O1", "-o", scratch, path, "-lX11"], display: nil, timeout: .seconds(60))
     guard result.status == 0 else {
-      if result.stderrText.contains("X11/Xlib.h") { throw PeerUnavailable(program: "libx11-dev (to build \(name))") }
+      if result.stderrText.contains("X11/Xlib.h: No such file") { throw PeerUnavailable(program: "libx11-dev (to build \(name))") }
       throw CompiledPeerBuildFailed(source: source, output: result.stderrText)
     }
     guard rename(scratch, output) == 0 else {

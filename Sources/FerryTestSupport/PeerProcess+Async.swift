@@ -30,16 +30,4 @@ extension PeerProcess {
   public func terminate(signal: Int32 = SIGTERM) {
     if process.isRunning { Glibc.kill(-process.processIdentifier, signal) }
   }
-
-  /// Runs a peer to completion, waiting on a thread of its own.
-  public static func run(
-    _ arguments: [String], display: String?, input: Data? = nil, timeout: Duration = .seconds(20),
-    environment: [String: String] = [:], inputFile: URL? = nil, outputFile: URL? = nil
-  ) async throws -> Result {
-    try await DetachedThread.run {
-      try PeerProcess.run(
-        arguments, display: display, input: input, timeout: timeout, environment: environment,
-        inputFile: inputFile, outputFile: outputFile)
-    }
-  }
 }

@@ -38,14 +38,20 @@ extension HistoryTestsInOrder {
       // the flock only when every copy of the descriptor is closed: a child another test
       // spawns at that moment holds one from its fork to its exec, and under load the next
       // fixture found the lock taken ("process <this one> already writes"). It starts again.
-      var attempt: Round?
+      var attempt: Result<Round, any Error>?
       _ = await Deadline.wait(for: .seconds(20)) {
-        attempt = try? await DetachedThread.run {
-          try Self.killFixture(fixture, directory: directory, round: round, at: moment, after: recordings)
+        do {
+          attempt = .success(
+            try await DetachedThread.run {
+              try Self.killFixture(fixture, directory: directory, round: round, at: moment, after: recordings)
+            })
+        } catch {
+          attempt = .failure(error)
         }
-        return attempt.map { $0.killedBySignal || !$0.stderr.contains("already writes") } ?? false
+        guard case .success(let round)? = attempt else { return true }  // an error ends the wait
+        return round.killedBySignal || !round.stderr.contains("already writes")
       }
-      let seen = try #require(attempt, "round \(round): the fixture could not start")
+      let seen = try #require(attempt, "round \(round): the fixture never ran").get()
       try #require(seen.reachedTheMoment, "round \(round): the fixture never reached \(moment)")
       try #require(seen.killedBySignal, "round \(round): the fixture ended by itself: \(seen.stderr)")
       try Self.expectComplete(directory, round: round)

@@ -53,7 +53,9 @@ import Testing
     try await expectBadTypeRefused("utf8-format32", naming: "UTF8_STRING/32")
   }
 
-  @Test func hundredThousandTargetsDoNotDelayTheNextCopy() async throws {
+  /// How fast the list is taken in is not timed here (it took 4.2 s before the list was cut
+  /// at 512 targets, which `SelectionOfferTests` checks): the copy made meanwhile wins.
+  @Test func aCopyMadeWhileTheBrokerTakesInHundredThousandTargetsReplacesThem() async throws {
     // Interning 100,000 atoms takes the owner seconds on a busy machine.
     let run = try await HostileRun.start("many-targets", display: xvfb.name, readyWithin: .seconds(90))
     // The next copy comes while the broker is still taking in the list, and replaces it.

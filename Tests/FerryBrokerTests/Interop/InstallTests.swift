@@ -76,7 +76,7 @@ import Testing
     let prefix = home.appendingPathComponent(".local")
     let binaries = URL(fileURLWithPath: try Tools.path("ferry")).deletingLastPathComponent()
     guard FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("generate-manual").path) else {
-      throw PeerUnavailable(program: "generate-manual (Scripts/test builds it: swift build --product generate-manual)")
+      throw MissingBuildProduct(name: "generate-manual")
     }
     let install = try await fixture.run(
       [Self.repository.appendingPathComponent("Scripts/install").path, "--prefix", prefix.path, "--from", binaries.path],

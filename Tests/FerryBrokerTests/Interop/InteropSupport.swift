@@ -12,7 +12,7 @@ enum Tools {
   static func path(_ name: String) throws -> String {
     let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent(name).path }
     guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-      throw PeerUnavailable(program: "\(name) (build it with `swift build`)")
+      throw MissingBuildProduct(name: name)
     }
     return found
   }
@@ -20,6 +20,13 @@ enum Tools {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Peers")
   }
+}
+
+/// Ferry's own program that the build should have made is not there: a failure, never a skip
+/// (a skip is for another project's program that is not installed).
+struct MissingBuildProduct: Error, CustomStringConvertible {
+  var name: String
+  var description: String { "\(name) was not built (Scripts/test builds it)" }
 }
 
 /// A private runtime directory and, optionally, a running `ferry daemon` on it.
@@ -160,6 +167,14 @@ enum ScriptPeers {
 ///
 /// - Throws: ``PeerUnavailable`` naming the package to install.
 enum Python {
+  /// The check of an installed module failed otherwise than by its absence.
+  struct PythonCheckFailed: Error, CustomStringConvertible {
+    var package: String
+    var status: Int32
+    var stderr: String
+    var description: String { "checking \(package) ended with status \(status): \(stderr)" }
+  }
+
   /// With python3-gi and GTK 3.
   static var gtk: String {
     get async throws { try await gtkCheck.value }
@@ -193,7 +208,16 @@ enum Python {
     let result = try await DetachedThread.run {
       try PeerProcess.run([python, "-c", statements.joined(separator: "; ")], display: nil)
     }
-    guard result.status == 0 else { throw PeerUnavailable(program: package) }
+    // Only a module that is not there is a skip; a slow import under load, or any other
+    // failure, is not (the check is kept for the whole process).
+    if result.status != 0, result.stderrText.contains("ModuleNotFoundError") || result.stderrText.contains("ImportError")
+      || result.stderrText.contains("ValueError: Namespace")
+    {
+      throw PeerUnavailable(program: package)
+    }
+    guard result.status == 0 else {
+      throw PythonCheckFailed(package: package, status: result.status, stderr: result.stderrText)
+    }
     return python
   }
 }

@@ -10,12 +10,9 @@ import UniformTypeIdentifiers
 /// budget that never harm the owner's transfer, and reads that leave nothing behind.
 extension ClipboardInteropTests {
   @Suite struct CaptureTests {
-    /// Starts `xclip -i` owning `selection` with `data`, and waits until it owns it: until the
-    /// owner is another window than before, since the previous test's peer, sent SIGTERM and
-    /// not waited for, may still own `CLIPBOARD` for a moment (a run under load once read
-    /// TARGETS from that dying owner and was refused).
+    /// Starts `xclip -i` owning `selection` with `data`, and waits until it owns it.
     private func xclip(_ data: Data, _ selection: Selection, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
-      let previous = try await display.owner(of: selection)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(["xclip", "-i", "-quiet", "-selection", selection.rawValue], display: xvfb.name, input: data)
       try await ClipboardInteropTests.waitForPeer(display, previous: previous, owner)
       return owner

@@ -34,7 +34,7 @@ extension ClipboardInteropTests {
     func oldReadersGetWhatAGTKOwnerServes(text: String) async throws {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let gtkOwner = try await ScriptPeer.gtk.start(
         ["own", text, "UTF8_STRING", "COMPOUND_TEXT", "TEXT", "STRING", "text/plain;charset=utf-8", "text/plain"],
         display: xvfb.name)

@@ -12,7 +12,7 @@ extension ClipboardInteropTests {
   @Suite struct MultipleCaptureTests {
     /// Starts `ScriptPeer.qt` owning `CLIPBOARD` with `file`'s bytes as text and as `types`.
     private func qt(_ file: URL, types: [String], display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await ScriptPeer.qt.start(["clipboard", "@" + file.path] + types, display: xvfb.name)
       try await owner.expectOutput("ready")
       try await waitForPeer(display, previous: previous, owner)
@@ -50,7 +50,7 @@ extension ClipboardInteropTests {
       var text = Data()
       while text.count < size { text.append(line) }
       text = text.prefix(size)
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(["xsel", "--clipboard", "--input", "--nodetach"], display: xvfb.name, input: text)
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)
@@ -70,7 +70,7 @@ extension ClipboardInteropTests {
     @Test func xclipListsNoMultipleAndIsAskedOneTargetAtATime() async throws {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(["xclip", "-i", "-quiet", "-selection", "clipboard"], display: xvfb.name, input: Data("xclip".utf8))
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)

@@ -40,7 +40,7 @@ extension ClipboardInteropTests {
       let scratch = try ScratchDirectory("fromxclip")
       let payload = scratch.file("payload")
       try await RandomPayload.write(count: size, seed: UInt64(size) &+ 1, to: payload)
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(
         ["xclip", "-selection", "clipboard", "-t", "application/octet-stream", "-i", "-quiet"], display: xvfb.name,
         inputFile: payload)

@@ -27,7 +27,7 @@ extension ClipboardInteropTests {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
       let text = "héllo from tk"
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await ScriptPeer.tk.start(["own", text], display: xvfb.name)
       defer { owner.terminate() }
       try await owner.expectOutput("ready")

@@ -40,7 +40,7 @@ extension ClipboardInteropTests {
     @Test func ferryReadsWhatXclipOwns() async throws {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(
         ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name, input: Data("héllo wörld".utf8))
       defer { owner.terminate() }
@@ -58,7 +58,7 @@ extension ClipboardInteropTests {
     @Test func ferryReadsAMimeTargetXclipOwns() async throws {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let html = Data("<b>bold</b> ünïcode".utf8)
       let owner = try await startPeer(
         ["xclip", "-selection", "clipboard", "-t", "text/html", "-i", "-quiet"], display: xvfb.name, input: html)

@@ -23,7 +23,7 @@ extension ClipboardInteropTests {
     @Test func ferryReadsWhatXselOwns() async throws {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(
         ["xsel", "--clipboard", "--input", "--nodetach"], display: xvfb.name, input: Data("héllo".utf8))
       defer { owner.terminate() }
@@ -49,7 +49,7 @@ extension ClipboardInteropTests {
       let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 \n".utf8)
       let random = await RandomPayload.bytes(count: 1 << 20, seed: 9)
       let text = Data(random.map { alphabet[Int($0) % alphabet.count] })
-      let previous = try await display.owner(of: clipboard)
+      let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(["xsel", "--clipboard", "--input", "--nodetach"], display: xvfb.name, input: text)
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)

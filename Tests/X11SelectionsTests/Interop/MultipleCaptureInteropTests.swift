@@ -118,6 +118,9 @@ import UniformTypeIdentifiers
       let askedForMultiple = await waitForLines(
         of: owner, startingWith: "request target=", toBe: ["TARGETS", "MULTIPLE"], timeout: .seconds(15))
       #expect(askedForMultiple, "\(owner.outputSoFar)")
+      // The request is sent before its step timer is set, in the same X-thread job: once the
+      // X thread has run a job after it, the deadline is measured from the clock's present.
+      try await display.settleTimers()
       clock.advance(by: .seconds(1))
     }
     let ended = await capturing.ended(within: .seconds(30))

@@ -41,14 +41,18 @@ import X11Selections
         }
         defer { for _ in 0..<threads { release.signal() } }
         for _ in 0..<threads where blocked.wait(timeout: .now() + 30) == .timedOut { return nil }
-        // Now no task of the process can run until the blockers are released.
-        return try? PeerProcess.run(
+        // Now no task of the process can run until the blockers are released: a task started
+        // now must not have run by the time xclip has its answer, or the pool was not full.
+        let sentinel = DispatchSemaphore(value: 0)
+        Task.detached { sentinel.signal() }
+        let reply = try? PeerProcess.run(
           ["xclip", "-o", "-selection", "primary", "-t", "STRING"], display: xvfb.name,
           timeout: .seconds(20))
+        return sentinel.wait(timeout: .now()) == .timedOut ? reply : nil
       }
       display.close()
       xvfb.stop()
-      guard let reply = reply ?? nil else { exit(6) }
+      guard let reply = reply ?? nil else { exit(6) }  // the pool could not be filled, or xclip did not run
       // h é l l o space ÿ, in ISO 8859-1.
       exit(reply.status == 0 && reply.stdout == Data([0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0xFF]) ? 0 : 1)
     }

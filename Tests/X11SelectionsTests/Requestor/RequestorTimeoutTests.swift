@@ -26,6 +26,7 @@ import Testing
 
     let read = Task { try await display.read(selection, target: "UTF8_STRING", stepTimeout: .seconds(3600)) }
     #expect(await owner.output("ignored target=UTF8_STRING", timeout: .seconds(15)), "the request reached the owner")
+    try await display.settleTimers()  // the step timer is set after the request is sent
     clock.advance(by: .seconds(3600) - .milliseconds(100))
     try await display.settleTimers()
     #expect(try await display.loop.perform { $0.reader.pendingCount } == 1, "still waiting short of the timeout")
