@@ -88,6 +88,7 @@ final class Child: Sendable {
   }
 
   /// Runs a program to its end.
+  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
   static func run(_ arguments: [String], display: String?, timeout: Duration = .seconds(30)) throws
     -> Result
   {
@@ -112,6 +113,7 @@ final class Child: Sendable {
   }
 
   /// Waits for the process to end, killing it after `timeout`.
+  @available(*, noasync, message: "blocks a thread of the concurrency pool; await finished(timeout:)")
   func finish(timeout: Duration = .seconds(20)) -> Result {
     Result(peer.finish(timeout: timeout))
   }
