@@ -66,15 +66,23 @@ import Testing
     let start = try await fixture.run(
       tmux + ["new-session", "-d", "-x", "80", "-y", "24", "sh"] + [";", "set", "-g", "set-clipboard", "on"])
     #expect(start.status == 0, "\(start.stderrText)")
-    // Started, not waited for (a defer cannot await): the server ends moments later.
-    defer { _ = try? PeerProcess(tmux + ["kill-server"], display: nil) }
-    let sent = try await fixture.run(tmux + ["send-keys", "printf 'from inside tmux' | env -u DISPLAY '\(pbcopy)'", "Enter"])
-    #expect(sent.status == 0)
     var buffer = ""
-    let arrived = await Deadline.wait(for: .seconds(10)) {
-      buffer = (try? await fixture.run(tmux + ["show-buffer"]).stdoutText) ?? ""
-      return buffer == "from inside tmux"
+    var arrived = false
+    var failure: (any Error)?
+    do {
+      let sent = try await fixture.run(tmux + ["send-keys", "printf 'from inside tmux' | env -u DISPLAY '\(pbcopy)'", "Enter"])
+      #expect(sent.status == 0)
+      arrived = await Deadline.wait(for: .seconds(10)) {
+        buffer = (try? await fixture.run(tmux + ["show-buffer"]).stdoutText) ?? ""
+        return buffer == "from inside tmux"
+      }
+    } catch {
+      failure = error
     }
+    // Ended and waited for, not left to a defer (which cannot await): a server still
+    // running when the run ends fails it (a kill-server only started once was outrun so).
+    _ = try? await fixture.run(tmux + ["kill-server"])
+    if let failure { throw failure }
     #expect(arrived, "tmux show-buffer: \(buffer.debugDescription)")
   }
 }
