@@ -168,11 +168,14 @@ import UniformTypeIdentifiers
     }
   }
 
-  @Test func aPipeliningClientLearnsOfTheRefusalFromItsFirstCall() async throws {
+  @Test func aPipeliningClientLearnsWhyItWasRefused() async throws {
     try await SocketFixture.with({ $0.peerUID = getuid() &+ 1 }) { fixture in
+      // The refusal comes with the first call's answer, or already with the hello when the
+      // broker refused and closed before the hello was sent (a busy machine, 1 clean-clone run
+      // in 14): either way the client says why, never "connection lost".
       let error = try await DetachedThread.run { () -> BrokerClientError? in
-        let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
         do {
+          let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
           _ = try client.read(types: ["public.utf8-plain-text"])
           return nil
         } catch { return error as? BrokerClientError }

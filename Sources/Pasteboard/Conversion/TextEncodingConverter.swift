@@ -60,7 +60,9 @@ public struct TextEncodingConverter: PasteboardConverter {
   public func convert(
     _ payload: PasteboardPayload, from source: UTType, to target: UTType, spool: ConversionSpool
   ) async throws -> PasteboardPayload {
-    try await Self.offThePoolWhenLarge(payload) { try Self.convert(payload, from: source, to: target, spool: spool) }
+    try await Self.offThePoolWhenLarge(payload) {
+      try Self.convert(payload, from: source, to: target, spool: spool)
+    }
   }
 
   /// Runs `conversion` at once when `payload` is small and in memory; otherwise — a file's

@@ -72,5 +72,4 @@ enum DocumentFileSystem {
   ) async throws -> Value {
     try await DetachedThread.run(name: "ferry-document", work)
   }
-
 }

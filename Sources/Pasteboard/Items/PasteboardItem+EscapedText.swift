@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FerrySystem
+import FoundationEssentials
 
 extension PasteboardItem {
   /// The item's text in GTK's lenient `form` of a legacy X target (`STRING`, `text/plain`):

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FerrySystem
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
