@@ -41,6 +41,11 @@ let package = Package(
     .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
     .target(
       name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads", "FerrySystem"]),
+    // The seam between the broker and a display server's selections, in pure Swift, and an
+    // embedded backend for tests (the NIOEmbedded of this house).
+    .target(name: "SelectionBackend", dependencies: ["UniformTypeIdentifiers", "Pasteboard"]),
+    .target(
+      name: "SelectionBackendEmbedded", dependencies: ["SelectionBackend", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem"]),
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
@@ -48,6 +53,7 @@ let package = Package(
       name: "X11Selections",
       dependencies: [
         "CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads", "FerrySystem",
+        "SelectionBackend",
       ]),
     // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
     .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
@@ -69,7 +75,7 @@ let package = Package(
     .target(
       name: "FerryBroker",
       dependencies: [
-        "FerryProtocol", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
+        "FerryProtocol", "Pasteboard", "SelectionBackend", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
         "CConcurrencyHooks",
         "ClipboardHistory", "FerrySystem",
         .product(name: "NIOCore", package: "swift-nio"),
@@ -82,7 +88,7 @@ let package = Package(
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "NearMiss", "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
+        "NearMiss", "FerryClient", "SelectionBackend", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .target(name: "FerryTestSupport", dependencies: ["FerrySystem", "DetachedThreads"]),
@@ -174,7 +180,7 @@ let package = Package(
       name: "FerryBrokerTests",
       dependencies: [
         "FerryBroker", "FerryClient", "FerryProtocol", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
-        "ClipboardHistory", "FerryCommandLine",
+        "ClipboardHistory", "FerryCommandLine", "SelectionBackend", "SelectionBackendEmbedded",
         "pbcopy", "pbpaste", "ferry", "KeeperProbe",
       ]
     ),

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Dispatch
 import UniformTypeIdentifiers
-import X11Selections
+import SelectionBackend
 
 #if canImport(Glibc)
   import Glibc
@@ -66,7 +66,7 @@ public enum Paster {
     // Plain text, the common paste, is asked for at once, as xsel does: no TARGETS round trip
     // and no type tables. Any other answer takes the general way.
     if request.preferences.first == TypeArgument.textIdentifier,
-      try DirectSelection.pasteUTF8Text(selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
+      try DisplayServer.pasteUTF8Text(selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
     {
       return
     }
@@ -97,7 +97,7 @@ public enum Paster {
   }
 
   /// The selection a paste without a broker reads, and the display (`$DISPLAY`).
-  private static func directSource(_ request: PasteRequest) throws -> (Selection, String?) {
+  private static func directSource(_ request: PasteRequest) throws -> (SelectionRole, String?) {
     guard let selection = SelectionName.forPasteboard(request.pasteboard) else {
       throw CommandFailure(
         "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",

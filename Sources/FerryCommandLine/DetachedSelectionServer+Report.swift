@@ -1,7 +1,7 @@
 import FerrySystem
 import FoundationEssentials
 import UniformTypeIdentifiers
-import X11Selections
+import SelectionBackend
 
 extension DetachedSelectionServer {
   /// What the server tells the command that started it: one line on its descriptor 3, a
@@ -19,8 +19,8 @@ extension DetachedSelectionServer {
 
     /// The report for a failure: the display's own failures are ``noDisplay(_:)``.
     init(failure: any Error) {
-      switch failure as? X11Error {
-      case .cannotOpenDisplay?, .connectionLost?: self = .noDisplay("\(failure)")
+      switch failure as? BackendError {
+      case .cannotConnect?, .connectionLost?: self = .noDisplay("\(failure)")
       default: self = .failed("\(failure)")
       }
     }

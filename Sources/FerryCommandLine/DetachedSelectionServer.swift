@@ -3,13 +3,13 @@ import FerrySystem
 import FoundationEssentials
 import Pasteboard
 import UniformTypeIdentifiers
-import X11Selections
+import SelectionBackend
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Serves a copy on an X selection from a background process when no broker runs, as xclip
+/// Serves a copy on a selection from a background process when no broker runs, as xclip
 /// does — but without keeping the caller's terminal or `$(…)` waiting.
 ///
 /// The copying command starts this same executable again, detached (`setsid`, standard
@@ -25,7 +25,7 @@ public enum DetachedSelectionServer {
   /// - Throws: ``CommandFailure`` (status 3 without a display, 4 when the child does not
   ///   report in time).
   public static func spawn(
-    selection: Selection, display: String?, representations: [(UTType, Data)], concealed: Bool
+    selection: SelectionRole, display: String?, representations: [(UTType, Data)], concealed: Bool
   ) throws {
     var arguments = [executablePath(), flag, selection.rawValue, display ?? ""]
     arguments.append(concealed ? "concealed" : "plain")
@@ -90,7 +90,10 @@ public enum DetachedSelectionServer {
       report(.failed("bad server arguments"))
       exit(2)
     }
-    let selection = Selection(rawValue: arguments[0])
+    guard let selection = SelectionRole(rawValue: arguments[0]) else {
+      report(.failed("no selection named \(arguments[0])"))
+      exit(2)
+    }
     let display = arguments[1].isEmpty ? nil : arguments[1]
     let concealed = arguments[2] == "concealed"
     var representations: [PasteboardRepresentation] = []
@@ -104,13 +107,13 @@ public enum DetachedSelectionServer {
     let item = PasteboardItem(representations: representations, options: concealed ? .concealed : [])
     let lost = DispatchSemaphore(value: 0)
     do {
-      let connection = try X11Display(name: display)
+      let connection = try DisplayServer.connect(displayName: display)
       connection.onConnectionLost { lost.signal() }
       let done = DispatchSemaphore(value: 0)
       let failure = LockedBox<Report?>(nil)
       Task {
         do {
-          try await connection.own(selection, item: item) { lost.signal() }
+          try await connection.own(selection, item: item, onlyIfUnowned: false) { lost.signal() }
         } catch {
           failure.set(Report(failure: error))
         }
@@ -124,7 +127,7 @@ public enum DetachedSelectionServer {
       report(.ready)
       try? FileDescriptor(rawValue: 3).close()
       lost.wait()
-      connection.close()  // the X thread out of Xlib before exit's destructors run
+      connection.close()  // the connection's thread out of the C library before exit's destructors run
       exit(0)
     } catch {
       report(Report(failure: error))

@@ -1,31 +1,25 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 import Pasteboard
+import SelectionBackend
 import UniformTypeIdentifiers
-import X11Selections
 
-/// Reading an X selection without a broker: what `pbpaste` does when no broker runs.
+/// Reading a selection without a broker: what `pbpaste` does when no broker runs.
 ///
 /// The owner's targets become a pasteboard item whose representations read from the owner on
 /// request, so the same conversions apply as through the broker (`--type org.x.string` from
 /// an owner that only offers `UTF8_STRING`, say). A target that serves the requested type
 /// directly is streamed to the output as it arrives.
 public struct DirectSelection: Sendable {
-  let display: X11Display
-  let selection: Selection
+  let backend: any SelectionBackend
+  let selection: SelectionRole
   let stepTimeout: Duration
 
-  /// Opens the display for `selection`.
+  /// Connects to the display server for `selection`.
   ///
   /// - Throws: ``CommandFailure`` with status 3 when there is no display.
-  public init(selection: Selection, displayName: String?, stepTimeout: Duration) throws {
+  public init(selection: SelectionRole, displayName: String?, stepTimeout: Duration) throws {
     do {
-      display = try X11Display(name: displayName)
+      backend = try DisplayServer.connect(displayName: displayName)
     } catch {
       throw CommandFailure("\(error), and no broker is running", status: .noDisplayNoBroker)
     }
@@ -33,55 +27,30 @@ public struct DirectSelection: Sendable {
     self.stepTimeout = stepTimeout
   }
 
-  /// Closes the display and waits (briefly) for its X thread to end.
+  /// Closes the connection and waits (briefly) for its thread to end.
   ///
   /// Call it before the process exits: leaving it to the display's last release let that
   /// release happen on a concurrency thread after `pbpaste` had printed and called `exit`,
   /// so the X thread was inside `XCloseDisplay` while libX11's exit-time destructor freed
   /// the lock that call takes (a SIGSEGV that lost the buffered output).
   public func close() {
-    display.close()
+    backend.close()
   }
 
   /// What the owner offers.
-  public func offer() async throws -> SelectionOffer {
+  public func offer() async throws -> OwnerOffer {
     do {
-      return try await display.offer(of: selection, stepTimeout: stepTimeout)
-    } catch let error as X11Error {
+      return try await backend.offer(of: selection, stepTimeout: stepTimeout)
+    } catch {
       throw Self.failure(error, selection: selection)
     }
   }
 
   /// The item the owner offers, read lazily.
-  public func item(_ offer: SelectionOffer) -> PasteboardItem {
-    SelectionCapture(offer: offer, entries: offer.targets.map { SelectionCapture.Entry(target: $0) })
-      .item(readingTheRestFrom: display, stepTimeout: stepTimeout)
-  }
-
-  /// Writes the owner's `UTF8_STRING` to `descriptor`, asked for without looking at its
-  /// targets first, on a display opened for this read and all on this thread (no task and
-  /// no X thread are started).
-  ///
-  /// - Returns: `false`, having written nothing, when the owner refuses `UTF8_STRING`.
-  /// - Throws: ``CommandFailure``: status 1 when nobody owns the selection, 3 when there is
-  ///   no display, 4 on a timeout.
-  public static func pasteUTF8Text(
-    _ selection: Selection, displayName: String?, stepTimeout: Duration, to descriptor: Int32
-  ) throws -> Bool {
-    do {
-      _ = try X11Display.readOnce(
-        display: displayName, selection, target: "UTF8_STRING", into: .fileDescriptor(descriptor),
-        stepTimeout: stepTimeout,
-        lostInsideXlib: {
-          let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "pbpaste"
-          reportError(program, "the connection to the X display was lost")
-          exit(ExitStatus.io.rawValue)
-        })
-      return true
-    } catch let error as X11Error {
-      if case .refused = error { return false }
-      throw Self.failure(error, selection: selection)
-    }
+  public func item(_ offer: OwnerOffer) -> PasteboardItem {
+    backend.item(
+      OfferCapture(offer: offer, entries: offer.targets.map { OfferCapture.Entry(target: $0) }),
+      readingTheRestWithin: stepTimeout)
   }
 
   /// Writes the first of `preferences` the owner can serve to `descriptor`.
@@ -100,9 +69,9 @@ public struct DirectSelection: Sendable {
         wanted != .utf8PlainText || direct.name == "UTF8_STRING" || direct.name.hasPrefix("text/plain;charset=utf-8")
       {
         do {
-          _ = try await display.read(selection, target: direct.name, into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
+          try await backend.read(selection, target: direct.name, into: descriptor, stepTimeout: stepTimeout)
           return wanted
-        } catch let error as X11Error {
+        } catch {
           if case .refused = error { continue }
           throw Self.failure(error, selection: selection)
         }
@@ -127,12 +96,12 @@ public struct DirectSelection: Sendable {
       status: .nothingAvailable)
   }
 
-  static func failure(_ error: X11Error, selection: Selection) -> CommandFailure {
+  static func failure(_ error: BackendError, selection: SelectionRole) -> CommandFailure {
     switch error {
     case .noOwner: CommandFailure("nothing to paste: nobody owns \(selection)", status: .nothingAvailable)
     case .timedOut: CommandFailure("the owner of \(selection) did not answer in time", status: .timeout)
     case .refused: CommandFailure("\(error)", status: .nothingAvailable)
-    case .cannotOpenDisplay: CommandFailure("\(error), and no broker is running", status: .noDisplayNoBroker)
+    case .cannotConnect: CommandFailure("\(error), and no broker is running", status: .noDisplayNoBroker)
     default: CommandFailure("\(error)", status: .io)
     }
   }

@@ -1,10 +1,11 @@
 import NearMiss
-import X11Selections
+import SelectionBackend
 
-/// The X selection a pasteboard is published on.
+/// The selection a pasteboard is published on.
 public enum SelectionName {
-  /// `general` → `CLIPBOARD`, `primary` → `PRIMARY`; other pasteboards have no selection.
-  public static func forPasteboard(_ name: String) -> Selection? {
+  /// `general` → the clipboard, `primary` → the primary selection; other pasteboards have
+  /// no selection.
+  public static func forPasteboard(_ name: String) -> SelectionRole? {
     switch name {
     case "general", "clipboard": .clipboard
     case "primary": .primary

@@ -3,7 +3,7 @@ import FerrySystem
 import Foundation
 import Logging
 import Pasteboard
-import X11Selections
+import SelectionBackend
 
 #if canImport(Glibc)
   import Glibc
@@ -81,11 +81,10 @@ public enum BrokerDaemon {
     }
     defer { lock.release() }
 
-    var display: X11Display?
+    var backend: (any SelectionBackend)?
     if let name = configuration.displayName, !name.isEmpty {
       do {
-        display = try X11Display(name: name)
-        await display?.setServingStepTimeout(configuration.servingStepTimeout)
+        backend = try await openDisplay(name, servingStepTimeout: configuration.servingStepTimeout)
       } catch {
         throw BrokerDaemonError.display("\(error)")
       }
@@ -93,7 +92,7 @@ public enum BrokerDaemon {
       logger.notice("no DISPLAY: running headless, serving the socket only")
     }
 
-    let state = DaemonState(display: configuration.displayName, bridged: display != nil)
+    let state = DaemonState(display: configuration.displayName, bridged: backend != nil)
     var serverConfiguration = BrokerSocketServer.Configuration(location: configuration.socket, status: state, logger: logger)
     // Registered types first: a restored copy may need their conversions.
     if let data = configuration.dataDirectory {
@@ -110,27 +109,29 @@ public enum BrokerDaemon {
     serverConfiguration.history = history
     var bridgeTasks: [Task<Void, Never>] = []
     var bindings: [Pasteboard.Name: SelectionBinding] = [:]
-    if let display {
+    if let backend {
       let general = SelectionBinding(
-        pasteboard: .general, selection: .clipboard, display: display,
+        pasteboard: .general, role: .clipboard, backend: backend,
         byteBudget: configuration.captureLimit, sources: history?.sources,
         captureStepTimeout: configuration.captureStepTimeout, logger: logger)
       // PRIMARY changes with every selection drag: record its targets, read its data on request.
       let primary = SelectionBinding(
-        pasteboard: .primary, selection: .primary, display: display, byteBudget: 0, sources: history?.sources,
+        pasteboard: .primary, role: .primary, backend: backend, byteBudget: 0, sources: history?.sources,
         captureStepTimeout: configuration.captureStepTimeout, logger: logger)
       bindings = [.general: general, .primary: primary]
       bridgeTasks.append(Task { await general.run() })
       bridgeTasks.append(Task { await primary.run() })
-      let manager = try await display.becomeClipboardManager(
-        save: { targets in await general.saveForExitingOwner(targets: targets) },
-        onLost: {
-          state.setManager(false)
-          logger.notice("another clipboard manager took CLIPBOARD_MANAGER")
-        })
-      state.setManager(manager)
-      if !manager { logger.notice("another clipboard manager holds CLIPBOARD_MANAGER; not taking it from it") }
-      display.onConnectionLost {
+      if let handOver = backend.clipboardManager {
+        let manager = try await handOver.becomeClipboardManager(
+          save: { request in await general.saveForExitingOwner(request) },
+          onLost: {
+            state.setManager(false)
+            logger.notice("another clipboard manager took the clipboard-manager role")
+          })
+        state.setManager(manager)
+        if !manager { logger.notice("another clipboard manager holds the role; not taking it from it") }
+      }
+      backend.onConnectionLost {
         state.setBridged(false)
         logger.error("the display went away; serving the socket only")
       }
@@ -151,7 +152,7 @@ public enum BrokerDaemon {
     }
     serverConfiguration.trimsHeapWhenIdle = true
     let server = try await BrokerSocketServer.bind(serverConfiguration)
-    logger.info("listening on \(server.path)\(display == nil ? "" : " for display \(configuration.displayName ?? "")")")
+    logger.info("listening on \(server.path)\(backend == nil ? "" : " for display \(configuration.displayName ?? "")")")
     let serving = Task { try await server.serve() }
     ServiceReadiness.notifyReady(status: "serving \(server.path)")
     await SignalWaiter.waitForTermination()
@@ -161,7 +162,7 @@ public enum BrokerDaemon {
     serving.cancel()
     // The server removes its socket file as it ends: wait for it, or the file stays behind.
     _ = try? await serving.value
-    display?.close()
+    backend?.close()
     return .stopped
   }
 }

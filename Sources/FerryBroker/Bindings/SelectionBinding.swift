@@ -1,0 +1,237 @@
+import FerrySystem
+import Foundation
+import Logging
+import Pasteboard
+import SelectionBackend
+
+/// Keeps a pasteboard and a display server's selection in step, both ways, by the rules of
+/// ``MirrorPolicy``.
+///
+/// - What Ferry's clients write to the pasteboard, Ferry serves on the selection.
+/// - What another client copies, the binding mirrors into the pasteboard, so `pbpaste` and
+///   the socket see it. `CLIPBOARD` is captured eagerly up to the byte budget, so the copy
+///   outlives the owner; when the owner goes away and nobody owns the selection, the binding
+///   takes it and serves the copy. `PRIMARY` changes with every selection drag, so its budget
+///   is zero: its targets are recorded at once and its data read on request, from the owner.
+/// - A capture never harms the owner's transfer, and a selection is never taken from a live
+///   owner: only Ferry's own writes, or an owner that has gone, make the binding take it.
+/// - One copy is one change: the pasteboard's change count moves when an owner offers
+///   something new, not when the binding takes over a copy it holds, saves it for an exiting
+///   application, or hears of the same ownership twice (docs/PROTOCOL.md, "Change counts").
+/// - From the moment a new owner is seen until its offer is captured, readers that settle
+///   the pasteboard wait for the capture instead of being answered from the stale item.
+///
+/// The binding carries out the policy's actions on a ``SelectionBackend`` (X11's, or an
+/// embedded one in tests) and reports their outcomes back to it.
+final class SelectionBinding: Sendable {
+  let pasteboard: Pasteboard
+  let role: SelectionRole
+  let backend: any SelectionBackend
+  let byteBudget: Int
+  let logger: Logger
+  /// Where the owner's application is noted for the history.
+  let sources: ItemSources?
+  /// The policy, under the lock that also covers the pasteboard writes it decides, so that
+  /// following a write always sees the policy's record of it.
+  private let policy = TrackedMutex(MirrorPolicy())
+  /// The capture in progress, by the policy's id.
+  private let capturing = TrackedMutex<(id: Int, task: Task<Void, Never>)?>(nil)
+  /// How far the pasteboard's changes have reached the selection.
+  let published = PublicationGate()
+
+  /// How long a write's acknowledgement waits for the copy to be on the selection.
+  static let publicationTimeout: Duration = .seconds(2)
+
+  /// How long each step of a capture may take by default: the owner's answer, each chunk.
+  static let defaultCaptureStepTimeout: Duration = .seconds(2)
+
+  /// How long each step of a capture may take (`timeouts.capture`).
+  let captureStepTimeout: Duration
+
+  init(
+    pasteboard: Pasteboard, role: SelectionRole, backend: any SelectionBackend, byteBudget: Int,
+    sources: ItemSources? = nil, captureStepTimeout: Duration = defaultCaptureStepTimeout, logger: Logger
+  ) {
+    self.captureStepTimeout = captureStepTimeout
+    self.sources = sources
+    self.pasteboard = pasteboard
+    self.role = role
+    self.backend = backend
+    self.byteBudget = byteBudget
+    self.logger = logger
+  }
+
+  /// Follows pasteboard changes and owner changes until cancelled.
+  func run() async {
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.followPasteboard() }
+      group.addTask { await self.followOwners() }
+    }
+  }
+
+  private func followPasteboard() async {
+    for await _ in pasteboard.changes {
+      let count = pasteboard.changeCount
+      let top = pasteboard.items.first
+      let actions = policy.withLock { $0.pasteboardChanged(top: top.map(ObjectIdentifier.init)) }
+      for action in actions {
+        switch action {
+        case .disown: await backend.disown(role)
+        case .serve: if let top { await serve(top) }
+        default: break
+        }
+      }
+      published.publish(count)
+    }
+  }
+
+  /// Takes the selection for a Ferry client's item.
+  private func serve(_ item: PasteboardItem) async {
+    do {
+      try await backend.own(role, item: item)
+      logger.debug("serving \(pasteboard.name.rawValue) on \(role)")
+    } catch {
+      logger.warning("could not take \(role): \(error)")
+    }
+  }
+
+  private func followOwners() async {
+    for await change in backend.ownerChanges(of: [role]) {
+      if change.isOwnedByThisProcess { continue }
+      switch change.kind {
+      case .newOwner: perform(policy.withLock { $0.ownerChanged(change.owner) })
+      case .ownerGone: perform(policy.withLock { $0.ownerGone() })
+      }
+    }
+  }
+
+  /// Carries out the policy's actions about owners: captures and takeovers.
+  private func perform(_ actions: [MirrorPolicy.Action]) {
+    for action in actions {
+      switch action {
+      case .startCapture(let id, let owner): startCapture(id, owner: owner)
+      case .cancelCapture(let id):
+        capturing.withLock { if $0?.id == id { $0?.task.cancel() } }
+      case .record(let id): logger.warning("unexpected record of capture \(id) outside its end")
+      case .takeOver(let count): Task(executorPreference: ProductionExecutor.shared) { await self.takeOver(ifChangeCountIs: count) }
+      case .serve, .disown: break
+      }
+    }
+  }
+
+  /// Mirrors the new owner's offer into the pasteboard.
+  private func startCapture(_ id: Int, owner: OwnerToken) {
+    let pending = pasteboard.announceWrite()
+    let task = Task(executorPreference: ProductionExecutor.shared) { [self] in
+      defer { pending.finish() }
+      var capture: OfferCapture?
+      var application: String?
+      do {
+        let offer = try await backend.offer(of: role, stepTimeout: captureStepTimeout)
+        capture = await backend.capture(
+          offer, targets: offer.essentialTargets, budget: byteBudget, stepTimeout: captureStepTimeout)
+        if sources != nil { application = await backend.application(owning: owner) }
+      } catch {
+        logger.debug("could not mirror \(role): \(error)")
+      }
+      perform(captureEnded(id, capture, owner: owner, application: application))
+    }
+    capturing.withLock { $0 = (id, task) }
+  }
+
+  /// Reports a capture's end; records it on the pasteboard when the policy says so, under
+  /// the policy's lock.
+  private func captureEnded(_ id: Int, _ capture: OfferCapture?, owner: OwnerToken, application: String?) -> [MirrorPolicy.Action] {
+    let item = capture.map { backend.item($0, readingTheRestWithin: captureStepTimeout) }
+    return policy.withLock { policy -> [MirrorPolicy.Action] in
+      let actions = policy.captureEnded(id, capture, changeCount: pasteboard.changeCount)
+      guard actions.contains(.record(id: id)), let item, let capture else {
+        if capture != nil, actions.isEmpty { logger.debug("\(role): the new owner offers what is already held") }
+        return actions
+      }
+      sources?.note(item, source: application)
+      let count = pasteboard.write([item])
+      logger.debug("mirrored \(capture.entries.count) targets of \(role) (\(capture.byteCount) bytes) from \(owner)")
+      return policy.recorded(item: ObjectIdentifier(item), changeCount: count)
+    }
+  }
+
+  /// The owner went away: serve the mirrored copy if nobody else has taken the selection.
+  /// The copy is the one the pasteboard already holds, so its change count stays.
+  private func takeOver(ifChangeCountIs count: Int) async {
+    guard let capture = policy.withLock({ $0.mirror?.capture }) else { return }
+    let item = capture.item
+    do {
+      // Never from a new owner, even one that takes the selection as the broker looks.
+      try await backend.own(role, item: item, onlyIfUnowned: true)
+    } catch {
+      logger.debug("not taking over \(role): \(error)")
+      return
+    }
+    let kept = policy.withLock { policy -> Bool in
+      guard pasteboard.substitute([item], ifChangeCountIs: count) else { return false }
+      policy.tookOver(item: ObjectIdentifier(item))
+      return true
+    }
+    if kept {
+      logger.info("the owner of \(role) went away; serving its copy")
+    } else {
+      await backend.disown(role)  // Something newer was written meanwhile: serve that.
+    }
+  }
+
+  /// Puts `item` — a copy from the history, when the broker starts — on the selection and
+  /// the pasteboard, only if nobody owns the selection: an application that owns it keeps
+  /// it, and the pasteboard stays as it was.
+  ///
+  /// - Returns: Whether the item was restored.
+  func restore(_ item: PasteboardItem) async -> Bool {
+    do {
+      try await backend.own(role, item: item, onlyIfUnowned: true)
+    } catch {
+      logger.info("not restoring the history's newest copy: \(role) has an owner")
+      return false
+    }
+    let count = policy.withLock { policy in
+      policy.restored(item: ObjectIdentifier(item))
+      return pasteboard.write([item])
+    }
+    published.publish(count)
+    return true
+  }
+
+  /// Waits for the capture in progress, if any, to end.
+  private func captureInProgress() async {
+    await capturing.withLock { $0?.task }?.value
+  }
+
+  /// Copies the clipboard for an application about to exit and takes it.
+  ///
+  /// Saving the copy the pasteboard already mirrors is not a change; saving an owner the
+  /// binding had not captured yet is.
+  func saveForExitingOwner(_ request: SaveRequest) async -> Bool {
+    await captureInProgress()
+    let owner = try? await backend.owner(of: role)
+    guard let offer = try? await backend.offer(of: role, stepTimeout: captureStepTimeout) else { return false }
+    let capture = await backend.capture(
+      offer, targets: request.targets(in: offer), budget: byteBudget, stepTimeout: captureStepTimeout)
+    guard !capture.captured.isEmpty else { return false }
+    let item = capture.item
+    if let owner { sources?.note(item, source: await backend.application(owning: owner)) }
+    do {
+      try await backend.own(role, item: item)
+    } catch {
+      return false
+    }
+    policy.withLock { policy in
+      var count = pasteboard.changeCount
+      let inPlace = policy.saveReplacesMirror(owner: owner, changeCount: count)
+      if !(inPlace && pasteboard.substitute([item], ifChangeCountIs: count)) {
+        count = pasteboard.write([item])
+      }
+      policy.saved(capture, item: ObjectIdentifier(item), changeCount: count)
+    }
+    logger.info("saved \(capture.captured.count) targets of \(role) for an exiting application")
+    return true
+  }
+}

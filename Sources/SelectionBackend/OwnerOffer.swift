@@ -1,0 +1,48 @@
+import UniformTypeIdentifiers
+
+/// What the owner of a selection offers: its data targets in its order, each with a type.
+///
+/// A target is the display server's name for a representation (X11: an atom such as
+/// `UTF8_STRING`; Wayland: a MIME type). The backend makes the offer: it leaves out targets
+/// that describe the selection rather than carry its data, and keeps one target per type.
+public struct OwnerOffer: Sendable, Equatable {
+  /// One data target and the type it carries.
+  public struct Target: Sendable, Hashable {
+    /// The display server's name for it (`UTF8_STRING`, `image/png`).
+    public var name: String
+    /// The type of its data.
+    public var type: UTType
+
+    /// Creates a target.
+    public init(name: String, type: UTType) {
+      self.name = name
+      self.type = type
+    }
+  }
+
+  /// The selection offered.
+  public var role: SelectionRole
+  /// The data targets, in the owner's order.
+  public var targets: [Target]
+  /// The targets worth keeping: ``targets`` but those another target reproduces (X11's text
+  /// aliases of `UTF8_STRING`).
+  public var essentialTargets: [Target]
+  /// Whether the owner marked the data as a secret, not to be kept.
+  public var isConcealed: Bool
+  /// Every name the owner listed, as the backend read them (X11: `TARGETS`, meta targets
+  /// and all), for the backend's own use.
+  public var advertised: [String]
+
+  /// Creates an offer; `essentialTargets` defaults to all of `targets`, `advertised` to
+  /// their names.
+  public init(
+    role: SelectionRole, targets: [Target], essentialTargets: [Target]? = nil, isConcealed: Bool = false,
+    advertised: [String]? = nil
+  ) {
+    self.role = role
+    self.targets = targets
+    self.essentialTargets = essentialTargets ?? targets
+    self.isConcealed = isConcealed
+    self.advertised = advertised ?? targets.map(\.name)
+  }
+}
