@@ -80,3 +80,11 @@ extension EmbeddedSelectionBackend {
     close()
   }
 }
+
+extension EmbeddedSelectionBackend {
+  /// How many streams of owner changes are open: a test waits for its subject to subscribe.
+  public var watcherCount: Int { state.withLock { $0.watchers.count } }
+
+  /// The program name `application` gave for `owner`, as the backend reports it.
+  public func owner(_ role: SelectionRole) -> OwnerToken? { state.withLock { $0.owners[role]?.token } }
+}

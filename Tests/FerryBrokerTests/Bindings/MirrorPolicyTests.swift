@@ -1,0 +1,140 @@
+import FoundationEssentials
+import Pasteboard
+import SelectionBackend
+import Testing
+import UniformTypeIdentifiers
+
+@testable import FerryBroker
+
+/// The mirror policy as a value: events in, actions out, no backend and no clock.
+@Suite struct MirrorPolicyTests {
+  private let ownerA = OwnerToken(owner: 0xA, generation: 1)
+  private let ownerB = OwnerToken(owner: 0xB, generation: 2)
+  private let items = (0..<4).map { _ in PasteboardItem(representations: []) }
+
+  private func capture(_ text: String) -> OfferCapture {
+    let target = OwnerOffer.Target(name: "UTF8_STRING", type: .utf8PlainText)
+    return OfferCapture(offer: OwnerOffer(role: .clipboard, targets: [target]), entries: [.init(target: target, data: Data(text.utf8))])
+  }
+
+  private func id(_ index: Int) -> ObjectIdentifier { ObjectIdentifier(items[index]) }
+
+  /// A policy that mirrors `text` from owner A as item 0 at change count 1.
+  private func mirroring(_ text: String = "a") -> MirrorPolicy {
+    var policy = MirrorPolicy()
+    _ = policy.ownerChanged(ownerA)
+    _ = policy.captureEnded(1, capture(text), changeCount: 0)
+    _ = policy.recorded(item: id(0), changeCount: 1)
+    return policy
+  }
+
+  @Test func aClientsWriteIsServedAndAClearDisowns() {
+    var policy = MirrorPolicy()
+    #expect(policy.pasteboardChanged(top: id(1)) == [.serve(id(1))])
+    #expect(policy.pasteboardChanged(top: nil) == [.disown])
+  }
+
+  @Test func aNewOwnerIsCapturedThenRecorded() {
+    var policy = MirrorPolicy()
+    #expect(policy.ownerChanged(ownerA) == [.startCapture(id: 1, owner: ownerA)])
+    #expect(policy.captureEnded(1, capture("a"), changeCount: 0) == [.record(id: 1)])
+    #expect(policy.recorded(item: id(0), changeCount: 1).isEmpty)
+    #expect(policy.mirror?.owner == ownerA)
+    #expect(policy.mirror?.changeCount == 1)
+  }
+
+  @Test func theMirroredItemIsNotServedAgain() {
+    var policy = mirroring()
+    #expect(policy.pasteboardChanged(top: id(0)).isEmpty)
+  }
+
+  @Test func theSameOwnershipToldTwiceIsOneCapture() {
+    var policy = mirroring()
+    #expect(policy.ownerChanged(ownerA).isEmpty)
+    var capturing = MirrorPolicy()
+    _ = capturing.ownerChanged(ownerA)
+    #expect(capturing.ownerChanged(ownerA).isEmpty)
+  }
+
+  @Test func aNewerOwnerSupersedesACaptureInProgress() {
+    var policy = MirrorPolicy()
+    _ = policy.ownerChanged(ownerA)
+    #expect(policy.ownerChanged(ownerB) == [.cancelCapture(id: 1), .startCapture(id: 2, owner: ownerB)])
+    #expect(policy.captureEnded(1, capture("a"), changeCount: 0).isEmpty, "the superseded capture is dropped")
+    #expect(policy.captureEnded(2, capture("b"), changeCount: 0) == [.record(id: 2)])
+  }
+
+  @Test func theSameBytesFromANewOwnerAreNotAChange() {
+    var policy = mirroring("same")
+    _ = policy.ownerChanged(ownerB)
+    #expect(policy.captureEnded(2, capture("same"), changeCount: 1).isEmpty)
+    #expect(policy.mirror?.owner == ownerB)
+    _ = policy.ownerChanged(ownerA)
+    #expect(policy.captureEnded(3, capture("other"), changeCount: 1) == [.record(id: 3)])
+  }
+
+  @Test func theSameBytesAfterAClientsWriteAreAChange() {
+    var policy = mirroring("same")
+    _ = policy.ownerChanged(ownerB)
+    #expect(policy.captureEnded(2, capture("same"), changeCount: 2) == [.record(id: 2)], "the pasteboard moved on since")
+  }
+
+  @Test func aGoneOwnersCopyIsTakenOver() {
+    var policy = mirroring()
+    #expect(policy.ownerGone() == [.takeOver(ifChangeCountIs: 1)])
+    policy.tookOver(item: id(2))
+    #expect(policy.mirror?.owner == OwnerToken.none)
+    #expect(policy.pasteboardChanged(top: id(2)).isEmpty, "the copy taken over is not served twice")
+  }
+
+  @Test func nothingIsTakenOverWithoutACopy() {
+    var policy = MirrorPolicy()
+    #expect(policy.ownerGone().isEmpty)
+    var empty = MirrorPolicy()
+    _ = empty.ownerChanged(ownerA)
+    let target = OwnerOffer.Target(name: "UTF8_STRING", type: .utf8PlainText)
+    let recordedOnly = OfferCapture(offer: OwnerOffer(role: .primary, targets: [target]), entries: [.init(target: target)])
+    _ = empty.captureEnded(1, recordedOnly, changeCount: 0)
+    _ = empty.recorded(item: id(0), changeCount: 1)
+    #expect(empty.ownerGone().isEmpty, "PRIMARY's targets alone are nothing to serve")
+  }
+
+  @Test func anOwnerGoneDuringItsCaptureIsTakenOverOnceTheCaptureIsRecorded() {
+    var policy = MirrorPolicy()
+    _ = policy.ownerChanged(ownerA)
+    #expect(policy.ownerGone().isEmpty, "decided when the capture ends")
+    #expect(policy.captureEnded(1, capture("a"), changeCount: 0) == [.record(id: 1)])
+    #expect(policy.recorded(item: id(0), changeCount: 1) == [.takeOver(ifChangeCountIs: 1)])
+  }
+
+  @Test func aFailedCaptureOfAGoneOwnerFallsBackToTheCopyBefore() {
+    var policy = mirroring()
+    _ = policy.ownerChanged(ownerB)
+    #expect(policy.ownerGone().isEmpty)
+    #expect(policy.captureEnded(2, nil, changeCount: 1) == [.takeOver(ifChangeCountIs: 1)])
+  }
+
+  @Test func aNewOwnerAfterTheOldWentCancelsTheWaitingTakeover() {
+    var policy = MirrorPolicy()
+    _ = policy.ownerChanged(ownerA)
+    _ = policy.ownerGone()
+    _ = policy.ownerChanged(ownerB)
+    _ = policy.captureEnded(2, capture("b"), changeCount: 0)
+    #expect(policy.recorded(item: id(0), changeCount: 1).isEmpty, "B is alive: its copy is not taken over")
+  }
+
+  @Test func aRestoredItemIsNotServedAgain() {
+    var policy = MirrorPolicy()
+    policy.restored(item: id(3))
+    #expect(policy.pasteboardChanged(top: id(3)).isEmpty)
+    #expect(policy.pasteboardChanged(top: id(1)) == [.serve(id(1))])
+  }
+
+  @Test func savingTheMirroredOwnersCopyReplacesItInPlace() {
+    let policy = mirroring()
+    #expect(policy.saveReplacesMirror(owner: OwnerToken(owner: 0xA, generation: 0), changeCount: 1))
+    #expect(!policy.saveReplacesMirror(owner: ownerB, changeCount: 1), "another owner's copy is a change")
+    #expect(!policy.saveReplacesMirror(owner: ownerA, changeCount: 2), "so is one after a client's write")
+    #expect(!MirrorPolicy().saveReplacesMirror(owner: ownerA, changeCount: 0))
+  }
+}

@@ -1,0 +1,220 @@
+import FerryTestSupport
+import FoundationEssentials
+import Logging
+import Pasteboard
+import SelectionBackend
+import SelectionBackendEmbedded
+import Testing
+import UniformTypeIdentifiers
+
+@testable import FerryBroker
+
+/// The binding — the mirror policy carried out — against the embedded display server, with a
+/// manual clock: takeover, restore, supersession, "never overtake a new owner", timeouts and
+/// the clipboard-manager hand-over, without an X server. The same rules through real X peers
+/// are in Interop/.
+@Suite struct SelectionBindingTests {
+  /// A binding of a new pasteboard to `role` of an embedded display, running.
+  final class Harness: Sendable {
+    let clock = ManualClock()
+    let backend: EmbeddedSelectionBackend<ManualClock>
+    let pasteboard = Pasteboard(name: Pasteboard.Name(rawValue: "binding-\(UUID().uuidString)"))
+    let binding: SelectionBinding
+    let running: Task<Void, Never>
+    let role: SelectionRole
+
+    init(role: SelectionRole = .clipboard, budget: Int = 1 << 20) async throws {
+      self.role = role
+      backend = EmbeddedSelectionBackend(clock: clock)
+      binding = SelectionBinding(
+        pasteboard: pasteboard, role: role, backend: backend, byteBudget: budget, captureStepTimeout: .seconds(2),
+        logger: Logger(label: "binding-test"))
+      running = Task { [binding] in await binding.run() }
+      // Subscribed to owner changes, and following the pasteboard: a write is served.
+      try #require(await Deadline.wait(for: .seconds(20)) { backend.watcherCount == 1 })
+      let probe = PasteboardItem(representations: [.data(Data("probe".utf8), type: .utf8PlainText)])
+      let count = pasteboard.write([probe])
+      try #require(await binding.published.wait(for: count, within: .seconds(20)))
+      try #require(backend.brokerOwns(role))
+    }
+
+    deinit { running.cancel() }
+
+    /// The pasteboard's first item's text.
+    func text() async throws -> String? {
+      guard let item = pasteboard.items.first, item.types.contains(.utf8PlainText) else { return nil }
+      return String(decoding: try await item.data(for: .utf8PlainText), as: UTF8.self)
+    }
+
+    /// Waits until the pasteboard holds `text` and nothing is being captured.
+    func waitForText(_ text: String) async -> Bool {
+      await Deadline.wait(for: .seconds(20)) {
+        guard !pasteboard.hasPendingWrite else { return false }
+        return (try? await self.text()) == text
+      }
+    }
+  }
+
+  private static let json = UTType(exportedAs: "com.example.profile")
+
+  private static func profile(_ name: String) -> [EmbeddedPeerTarget] {
+    [EmbeddedPeerTarget("application/x-profile", json, Data(#"{"name":"\#(name)"}"#.utf8)), .text(name)]
+  }
+
+  @Test func aClientsWriteIsServedToPeers() async throws {
+    let harness = try await Harness()
+    let item = PasteboardItem(representations: [.data(Data("from ferry".utf8), type: .utf8PlainText)])
+    let count = harness.pasteboard.write([item])
+    #expect(await harness.binding.published.wait(for: count, within: .seconds(20)))
+    let pasted = try await harness.backend.peerPastes(.clipboard, UTType.utf8PlainText.identifier)
+    #expect(String(decoding: pasted, as: UTF8.self) == "from ferry")
+  }
+
+  @Test func aPeersCopyIsMirroredInItsOrderAsOneChange() async throws {
+    let harness = try await Harness()
+    let before = harness.pasteboard.changeCount
+    let owns = harness.backend.ownCount(.clipboard)
+    harness.backend.peerCopies(.clipboard, Self.profile("Ada"))
+    #expect(await harness.waitForText("Ada"))
+    #expect(harness.pasteboard.changeCount == before + 1)
+    #expect(harness.pasteboard.items.first?.types.prefix(2) == [Self.json, .utf8PlainText])
+    #expect(harness.backend.ownCount(.clipboard) == owns, "a mirrored copy is never taken from its live owner")
+  }
+
+  @Test func aGoneOwnersCopyIsServedWithoutAChange() async throws {
+    let harness = try await Harness()
+    harness.backend.peerCopies(.clipboard, Self.profile("Grace"))
+    #expect(await harness.waitForText("Grace"))
+    let count = harness.pasteboard.changeCount
+    harness.backend.peerExits(.clipboard)
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.backend.brokerOwns(.clipboard) })
+    let pasted = try await harness.backend.peerPastes(.clipboard, Self.json.identifier)
+    #expect(String(decoding: pasted, as: UTF8.self) == #"{"name":"Grace"}"#)
+    #expect(harness.pasteboard.changeCount == count)
+  }
+
+  @Test func aNewOwnerIsNeverOvertaken() async throws {
+    let harness = try await Harness()
+    harness.backend.peerCopies(.clipboard, Self.profile("old"))
+    #expect(await harness.waitForText("old"))
+    let owns = harness.backend.ownCount(.clipboard)
+    // The old owner exits and a new one copies before the broker can take the selection.
+    harness.backend.peerExits(.clipboard)
+    let newOwner = harness.backend.peerCopies(.clipboard, Self.profile("new"))
+    #expect(await harness.waitForText("new"))
+    #expect(harness.backend.owner(.clipboard) == newOwner)
+    #expect(harness.backend.ownCount(.clipboard) == owns)
+  }
+
+  @Test func theSameBytesFromANewOwnerAreNotAChange() async throws {
+    let harness = try await Harness()
+    harness.backend.peerCopies(.clipboard, Self.profile("same"))
+    #expect(await harness.waitForText("same"))
+    let count = harness.pasteboard.changeCount
+    let reads = harness.backend.readCount("UTF8_STRING")
+    harness.backend.peerCopies(.clipboard, Self.profile("same"))
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.backend.readCount("UTF8_STRING") > reads && !harness.pasteboard.hasPendingWrite })
+    #expect(harness.pasteboard.changeCount == count)
+  }
+
+  @Test func aBurstOfOwnersEndsInOneCaptureOfTheLast() async throws {
+    let harness = try await Harness()
+    let before = harness.pasteboard.changeCount
+    // The first owner hangs on its text: its capture waits on the clock…
+    harness.backend.peerCopies(.clipboard, [EmbeddedPeerTarget("UTF8_STRING", .utf8PlainText, nil)])
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.clock.sleeperCount == 1 })
+    // …when two more owners take the selection, one after the other.
+    harness.backend.peerCopies(.clipboard, [.text("second")])
+    harness.backend.peerCopies(.clipboard, [.text("third")])
+    #expect(await harness.waitForText("third"))
+    harness.clock.advance(by: .seconds(2))  // the hung read ends; its capture is dropped
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.clock.sleeperCount == 0 && !harness.pasteboard.hasPendingWrite })
+    #expect(try await harness.text() == "third")
+    #expect(harness.pasteboard.changeCount - before <= 2, "at most the second and the third were recorded")
+  }
+
+  @Test func anOwnerThatHangsIsReadUntilItsStepTimeoutThenTheRestStaysLazy() async throws {
+    let harness = try await Harness()
+    let before = harness.pasteboard.changeCount
+    harness.backend.peerCopies(
+      .clipboard, [.text("kept"), EmbeddedPeerTarget("image/png", .png, nil)])
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.clock.sleeperCount == 1 })
+    #expect(harness.pasteboard.hasPendingWrite, "readers wait for the capture, not the stale item")
+    #expect(harness.pasteboard.changeCount == before)
+    harness.clock.advance(by: .seconds(2))
+    #expect(await harness.waitForText("kept"))
+    let item = try #require(harness.pasteboard.items.first)
+    #expect(item.types.contains(.png), "the target that timed out is still offered, read on request")
+  }
+
+  @Test func primaryRecordsTargetsAndReadsOnRequest() async throws {
+    let harness = try await Harness(role: .primary, budget: 0)
+    harness.backend.peerCopies(.primary, [.text("selected")])
+    #expect(await Deadline.wait(for: .seconds(20)) {
+      !harness.pasteboard.hasPendingWrite && harness.pasteboard.items.first?.representations.first?.isLazy == true
+    })
+    #expect(harness.backend.readCount("UTF8_STRING") == 0, "a zero budget reads nothing up front")
+    #expect(try await harness.text() == "selected")
+    #expect(harness.backend.readCount("UTF8_STRING") == 1)
+    harness.backend.peerExits(.primary)
+    #expect(harness.backend.owner(.primary) == nil, "PRIMARY's targets alone are nothing to take over")
+  }
+
+  @Test func restoreTakesOnlyAnUnownedSelection() async throws {
+    let harness = try await Harness()
+    await harness.backend.disown(.clipboard)
+    let restored = PasteboardItem(representations: [.data(Data("restored".utf8), type: .utf8PlainText)])
+    #expect(await harness.binding.restore(restored))
+    #expect(harness.backend.brokerOwns(.clipboard))
+    #expect(try await harness.text() == "restored")
+
+    let owned = try await Harness()
+    owned.backend.peerCopies(.clipboard, [.text("live")])
+    #expect(await owned.waitForText("live"))
+    let count = owned.pasteboard.changeCount
+    #expect(await !owned.binding.restore(restored))
+    #expect(owned.pasteboard.changeCount == count)
+    #expect(!owned.backend.brokerOwns(.clipboard))
+  }
+
+  @Test func aClearDisowns() async throws {
+    let harness = try await Harness()
+    let count = harness.pasteboard.clearContents()
+    #expect(await harness.binding.published.wait(for: count, within: .seconds(20)))
+    #expect(!harness.backend.brokerOwns(.clipboard))
+  }
+
+  @Test func savingForAnExitingOwnerKeepsItsCopyWithoutAChange() async throws {
+    let harness = try await Harness()
+    let manager = try #require(harness.backend.clipboardManager)
+    #expect(try await manager.becomeClipboardManager(save: { await harness.binding.saveForExitingOwner($0) }, onLost: {}))
+    harness.backend.peerCopies(.clipboard, Self.profile("Linus"))
+    #expect(await harness.waitForText("Linus"))
+    let count = harness.pasteboard.changeCount
+    #expect(await harness.backend.peerAsksToSave())
+    #expect(harness.backend.brokerOwns(.clipboard))
+    #expect(harness.pasteboard.changeCount == count, "the copy already mirrored is not a change")
+    let pasted = try await harness.backend.peerPastes(.clipboard, Self.json.identifier)
+    #expect(String(decoding: pasted, as: UTF8.self) == #"{"name":"Linus"}"#)
+  }
+
+  @Test func savingOnlyTheTargetsAskedFor() async throws {
+    let harness = try await Harness()
+    let manager = try #require(harness.backend.clipboardManager)
+    _ = try await manager.becomeClipboardManager(save: { await harness.binding.saveForExitingOwner($0) }, onLost: {})
+    harness.backend.peerCopies(.clipboard, Self.profile("Alan"))
+    #expect(await harness.waitForText("Alan"))
+    #expect(await harness.backend.peerAsksToSave(["UTF8_STRING"]))
+    #expect(harness.pasteboard.items.first?.types.first == .utf8PlainText)
+    #expect(harness.pasteboard.items.first?.types.contains(Self.json) == false)
+    harness.backend.peerExits(.clipboard)  // nothing happens: the broker owns it already
+    #expect(harness.backend.brokerOwns(.clipboard))
+  }
+
+  @Test func aSecondManagerIsNotTakenFrom() async throws {
+    let harness = try await Harness()
+    let manager = try #require(harness.backend.clipboardManager)
+    #expect(try await manager.becomeClipboardManager(save: { _ in true }, onLost: {}))
+    #expect(try await !manager.becomeClipboardManager(save: { _ in true }, onLost: {}))
+  }
+}
