@@ -24,7 +24,7 @@ import UniformTypeIdentifiers
 /// and wait for the answer, so they are safe from any task. A peer that misbehaves — never
 /// answers, stops mid-transfer, vanishes — costs its own transfer only.
 public final class X11Display: Sendable {
-  let loop: X11EventLoop
+  let loop: SelectionLoop
 
   /// How long a read waits for each step (the owner's answer, each INCR chunk) by default.
   public static let defaultStepTimeout: Duration = .seconds(5)
@@ -34,7 +34,7 @@ public final class X11Display: Sendable {
   /// - Parameter name: The display name (`:0`); `nil` for `$DISPLAY`.
   /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
   public init(name: String? = nil) throws {
-    loop = try X11EventLoop(display: name)
+    loop = try SelectionLoop(display: name)
   }
 
   /// Opens a display whose deadlines (step timeouts, stalled transfers, drag timers) are
@@ -48,7 +48,7 @@ public final class X11Display: Sendable {
   ///   - clock: The clock deadlines are measured on.
   /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
   public init<C: Clock>(name: String? = nil, clock: C) throws where C.Duration == Duration {
-    loop = try X11EventLoop(display: name, clock: DeadlineClock(clock))
+    loop = try SelectionLoop(display: name, clock: DeadlineClock(clock))
   }
 
   deinit {
@@ -178,7 +178,7 @@ public final class X11Display: Sendable {
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil,
     lostInsideXlib: @escaping @Sendable () -> Never
   ) throws -> SelectionData {
-    let loop = try X11EventLoop(onCallingThread: (), lostInsideXlib: lostInsideXlib)
+    let loop = try SelectionLoop(onCallingThread: (), lostInsideXlib: lostInsideXlib)
     let outcome = TrackedMutex<Result<SelectionData, any Error>?>(nil)
     let once = Once<SelectionData> { result in outcome.withLock { $0 = result } }
     try loop.runOnCallingThread(
