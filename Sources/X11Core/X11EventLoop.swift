@@ -87,8 +87,10 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   /// A loop whose X thread is the calling thread, for one transfer of a command: nothing
   /// runs until ``runOnCallingThread(display:makeSession:start:until:)``, on this thread.
   ///
-  /// - Parameter lostInsideXlib: Ends the process when Xlib finds the connection dead inside
-  ///   a call, which Xlib does not return from.
+  /// - Parameters:
+  ///   - onCallingThread: `()`: this loop's X thread is the calling one.
+  ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call,
+  ///     which Xlib does not return from.
   public init(onCallingThread: Void, lostInsideXlib: @escaping @Sendable () -> Never) throws {
     (wakeDescriptor, wakeWriter) = try Self.wakePipe()
     self.lostInsideXlib = lostInsideXlib

@@ -32,7 +32,7 @@ public final class X11Display: Sendable {
   /// Opens a display.
   ///
   /// - Parameter name: The display name (`:0`); `nil` for `$DISPLAY`.
-  /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
+  /// - Throws: `X11Error.cannotOpenDisplay(_:)` or `X11Error.missingExtension(_:)`.
   public init(name: String? = nil) throws {
     loop = try SelectionLoop(display: name)
   }
@@ -46,7 +46,7 @@ public final class X11Display: Sendable {
   /// - Parameters:
   ///   - name: The display name (`:0`); `nil` for `$DISPLAY`.
   ///   - clock: The clock deadlines are measured on.
-  /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
+  /// - Throws: `X11Error.cannotOpenDisplay(_:)` or `X11Error.missingExtension(_:)`.
   public init<C: Clock>(name: String? = nil, clock: C) throws where C.Duration == Duration {
     loop = try SelectionLoop(display: name, clock: DeadlineClock(clock))
   }
@@ -85,7 +85,7 @@ public final class X11Display: Sendable {
   ///     meanwhile (a clipboard manager taking over the copy of an owner that went).
   ///   - onLost: Called once when another client takes the selection.
   /// - Returns: The ownership time.
-  /// - Throws: ``X11Error/ownershipRefused(_:)``, also when `onlyIfUnowned` and it is owned.
+  /// - Throws: `X11Error.ownershipRefused(_:)`, also when `onlyIfUnowned` and it is owned.
   @discardableResult
   public func own(
     _ selection: Selection, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void = {}
@@ -127,9 +127,9 @@ public final class X11Display: Sendable {
   ///   - stepTimeout: How long to wait for the answer and for each INCR chunk.
   ///   - byteLimit: Keep at most this many bytes. A larger reply is not read when its size is
   ///   known up front, and otherwise drained to its end — an owner's transfer, once started,
-  ///   is always finished — then the read fails with ``X11Error/tooLarge(limit:)``.
-  /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/refused(selection:target:)``,
-  ///   ``X11Error/timedOut(_:)``, ``X11Error/tooLarge(limit:)`` or ``X11Error/connectionLost``.
+  ///   is always finished — then the read fails with `X11Error.tooLarge(limit:)`.
+  /// - Throws: `X11Error.noOwner(_:)`, `X11Error.refused(selection:target:)`,
+  ///   `X11Error.timedOut(_:)`, `X11Error.tooLarge(limit:)` or `X11Error.connectionLost`.
   public func read(
     _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
@@ -171,7 +171,7 @@ public final class X11Display: Sendable {
   ///   - byteLimit: Keep at most this many bytes, as ``read(_:target:into:stepTimeout:byteLimit:)``.
   ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call
   ///     (Xlib does not return from that); a loss it reports otherwise fails the read.
-  /// - Throws: ``X11Error/cannotOpenDisplay(_:)``, or as
+  /// - Throws: `X11Error.cannotOpenDisplay(_:)`, or as
   ///   ``read(_:target:into:stepTimeout:byteLimit:)``.
   public static func readOnce(
     display name: String?, _ selection: Selection, target: String, into sink: SelectionSink = .memory,
