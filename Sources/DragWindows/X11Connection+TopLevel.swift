@@ -22,18 +22,18 @@ extension X11Connection {
   ) {
     let latin1 = Array(
       title.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") })
-    latin1.withUnsafeBytes { setProperty(of: window, atoms.wmName, type: .string, bytes: $0) }
+    latin1.withUnsafeBytes { setProperty(of: window, atoms[.wmName], type: .string, bytes: $0) }
     Array(title.utf8).withUnsafeBytes {
-      setProperty(of: window, atoms.netWMName, type: atoms.utf8String, bytes: $0)
+      setProperty(of: window, atoms[.netWMName], type: atoms[.utf8String], bytes: $0)
     }
     Array(title.utf8).withUnsafeBytes {
-      setProperty(of: window, atoms.netWMIconName, type: atoms.utf8String, bytes: $0)
+      setProperty(of: window, atoms[.netWMIconName], type: atoms[.utf8String], bytes: $0)
     }
     // WM_CLASS is two NUL-terminated strings: the instance name, then the class.
     let wmClass = Array("\(className)\0\(className)\0".utf8)
-    wmClass.withUnsafeBytes { setProperty(of: window, atoms.wmClass, type: .string, bytes: $0) }
-    setProperty(of: window, atoms.netWMPID, type: atoms.cardinal, values: [UInt(getpid())])
-    setWMProtocols(window, [atoms.wmDeleteWindow])
+    wmClass.withUnsafeBytes { setProperty(of: window, atoms[.wmClass], type: .string, bytes: $0) }
+    setProperty(of: window, atoms[.netWMPID], type: atoms[.cardinal], values: [UInt(getpid())])
+    setWMProtocols(window, [atoms[.wmDeleteWindow]])
     // The user's geometry when one was given, the program's otherwise.
     setNormalHints(window, x: x, y: y, width: width, height: height, userPlaced: userPlaced)
   }
