@@ -49,14 +49,16 @@ let package = Package(
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
+    // The one X11 core: connection, event loop, atoms, events, errors; the only importer of CX11.
+    .target(name: "X11Core", dependencies: ["CX11", "DetachedThreads", "FerrySystem"]),
     .target(
       name: "X11Selections",
       dependencies: [
-        "CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads", "FerrySystem",
+        "X11Core", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads", "FerrySystem",
         "SelectionBackend",
       ]),
     // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
-    .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
+    .target(name: "DragWindows", dependencies: ["X11Core", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
     .target(name: "FerryProtocol", dependencies: ["JSONText", "FerrySystem"]),
     .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText", "FerrySystem"]),
     // OpenSSL's libcrypto (Debian's libssl-dev) for the history's SHA-256: swift-crypto's

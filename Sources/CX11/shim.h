@@ -1,5 +1,5 @@
 // Xlib and XFixes for Swift: the headers, and small functions for what Swift cannot import
-// (macros and unions). Only X11Selections imports this module.
+// (macros and unions). Only X11Core imports this module.
 #ifndef CX11_SHIM_H
 #define CX11_SHIM_H
 

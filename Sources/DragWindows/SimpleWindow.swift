@@ -177,8 +177,8 @@ final class SimpleWindow {
   /// Whether `event` is the window manager asking to close this window.
   private func isCloseRequest(_ event: X11Event) -> Bool {
     guard case .clientMessage(let message) = event, message.window == window,
-      message.type == atoms.wmProtocols
+      message.type == atoms[.wmProtocols]
     else { return false }
-    return UInt(UInt32(truncatingIfNeeded: message.data[0])) == atoms.wmDeleteWindow.rawValue
+    return UInt(UInt32(truncatingIfNeeded: message.data[0])) == atoms[.wmDeleteWindow].rawValue
   }
 }

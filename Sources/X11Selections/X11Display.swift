@@ -24,7 +24,7 @@ import UniformTypeIdentifiers
 /// and wait for the answer, so they are safe from any task. A peer that misbehaves — never
 /// answers, stops mid-transfer, vanishes — costs its own transfer only.
 public final class X11Display: Sendable {
-  let loop: X11EventLoop
+  let loop: SelectionLoop
 
   /// How long a read waits for each step (the owner's answer, each INCR chunk) by default.
   public static let defaultStepTimeout: Duration = .seconds(5)
@@ -32,9 +32,9 @@ public final class X11Display: Sendable {
   /// Opens a display.
   ///
   /// - Parameter name: The display name (`:0`); `nil` for `$DISPLAY`.
-  /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
+  /// - Throws: `X11Error.cannotOpenDisplay(_:)` or `X11Error.missingExtension(_:)`.
   public init(name: String? = nil) throws {
-    loop = try X11EventLoop(display: name)
+    loop = try SelectionLoop(display: name)
   }
 
   /// Opens a display whose deadlines (step timeouts, stalled transfers, drag timers) are
@@ -46,9 +46,9 @@ public final class X11Display: Sendable {
   /// - Parameters:
   ///   - name: The display name (`:0`); `nil` for `$DISPLAY`.
   ///   - clock: The clock deadlines are measured on.
-  /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
+  /// - Throws: `X11Error.cannotOpenDisplay(_:)` or `X11Error.missingExtension(_:)`.
   public init<C: Clock>(name: String? = nil, clock: C) throws where C.Duration == Duration {
-    loop = try X11EventLoop(display: name, clock: DeadlineClock(clock))
+    loop = try SelectionLoop(display: name, clock: DeadlineClock(clock))
   }
 
   deinit {
@@ -85,7 +85,7 @@ public final class X11Display: Sendable {
   ///     meanwhile (a clipboard manager taking over the copy of an owner that went).
   ///   - onLost: Called once when another client takes the selection.
   /// - Returns: The ownership time.
-  /// - Throws: ``X11Error/ownershipRefused(_:)``, also when `onlyIfUnowned` and it is owned.
+  /// - Throws: `X11Error.ownershipRefused(_:)`, also when `onlyIfUnowned` and it is owned.
   @discardableResult
   public func own(
     _ selection: Selection, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void = {}
@@ -127,9 +127,9 @@ public final class X11Display: Sendable {
   ///   - stepTimeout: How long to wait for the answer and for each INCR chunk.
   ///   - byteLimit: Keep at most this many bytes. A larger reply is not read when its size is
   ///   known up front, and otherwise drained to its end — an owner's transfer, once started,
-  ///   is always finished — then the read fails with ``X11Error/tooLarge(limit:)``.
-  /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/refused(selection:target:)``,
-  ///   ``X11Error/timedOut(_:)``, ``X11Error/tooLarge(limit:)`` or ``X11Error/connectionLost``.
+  ///   is always finished — then the read fails with `X11Error.tooLarge(limit:)`.
+  /// - Throws: `X11Error.noOwner(_:)`, `X11Error.refused(selection:target:)`,
+  ///   `X11Error.timedOut(_:)`, `X11Error.tooLarge(limit:)` or `X11Error.connectionLost`.
   public func read(
     _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
@@ -171,14 +171,14 @@ public final class X11Display: Sendable {
   ///   - byteLimit: Keep at most this many bytes, as ``read(_:target:into:stepTimeout:byteLimit:)``.
   ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call
   ///     (Xlib does not return from that); a loss it reports otherwise fails the read.
-  /// - Throws: ``X11Error/cannotOpenDisplay(_:)``, or as
+  /// - Throws: `X11Error.cannotOpenDisplay(_:)`, or as
   ///   ``read(_:target:into:stepTimeout:byteLimit:)``.
   public static func readOnce(
     display name: String?, _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil,
     lostInsideXlib: @escaping @Sendable () -> Never
   ) throws -> SelectionData {
-    let loop = try X11EventLoop(onCallingThread: (), lostInsideXlib: lostInsideXlib)
+    let loop = try SelectionLoop(onCallingThread: (), lostInsideXlib: lostInsideXlib)
     let outcome = TrackedMutex<Result<SelectionData, any Error>?>(nil)
     let once = Once<SelectionData> { result in outcome.withLock { $0 = result } }
     try loop.runOnCallingThread(

@@ -1,22 +1,16 @@
-internal import CX11
 import FoundationEssentials
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import X11Core
 
 /// Everything that lives on the X thread: the connection, the broker's window, the owner and
 /// requestor sides of the selection protocols, watchers and timers. Confined to the thread
-/// of its ``X11EventLoop``; other threads reach it only through jobs.
+/// of its ``SelectionLoop``; other threads reach it only through jobs.
 ///
 /// `package` for the windows of `DragWindows`, which live on this thread too: they reach
 /// the connection, and take their events with ``addEventHandler(_:)``.
-package final class X11Session {
+package final class X11Session: X11EventLoopSession {
   /// The connection, for calls on this thread only.
   package let connection: X11Connection
-  unowned let loop: X11EventLoop
+  unowned let loop: SelectionLoop
   /// The window that owns selections and receives conversions.
   let window: XWindow
   /// A window whose only property changes are timestamp requests.
@@ -33,24 +27,13 @@ package final class X11Session {
   let clock: DeadlineClock
   private var watchedSelections = Set<XAtom>()
 
-  init(display: String?, loop: X11EventLoop, clock: DeadlineClock) throws {
-    connection = try X11Connection(name: display)
+  /// Makes the session on `connection`, on the X thread of `loop`: the utility windows.
+  init(connection: X11Connection, loop: SelectionLoop, clock: DeadlineClock) {
+    self.connection = connection
     self.loop = loop
     self.clock = clock
     window = connection.createUtilityWindow()
     clockWindow = connection.createUtilityWindow()
-    let context = Unmanaged.passUnretained(loop).toOpaque()
-    XSetIOErrorExitHandler(connection.display, { display, context in
-      // Xlib found the connection dead inside a call. Tell every waiter, then end this thread
-      // without returning to Xlib, which would exit the process.
-      if let display { ErrorTrap.markLost(display) }
-      guard let context else { pthread_exit(nil) }
-      let loop = Unmanaged<X11EventLoop>.fromOpaque(context).takeUnretainedValue()
-      if let end = loop.lostInsideXlib { end() }
-      loop.threadEndsInsideXlib()
-      pthread_exit(nil)
-    }, context)
-    connection.flush()
   }
 
   /// The current server time, for taking ownership and requesting conversions.
@@ -60,20 +43,14 @@ package final class X11Session {
 
   // MARK: Events
 
-  func dispatchPendingEvents() {
-    while connection.pendingEvents() > 0 {
-      let event = X11Event(connection.nextEvent(), xfixesEventBase: connection.xfixesEventBase)
-      handle(event)
-    }
-  }
-
-  private func handle(_ event: X11Event) {
+  /// Gives `event` to the extra handlers, then to the selection protocols.
+  package func handle(_ event: X11Event) {
     for handler in eventHandlers.values where handler(event) { return }
     switch event {
     case .selectionRequest(let request):
       if !manager.handle(request) { owner.handle(request) }
     case .selectionClear(let selection, let window, let time) where window == self.window:
-      if selection == connection.atoms.clipboardManager {
+      if selection == connection.atoms[.clipboardManager] {
         manager.handleClear(time: time)
       } else {
         owner.handleClear(selection: selection, time: time)
@@ -136,14 +113,15 @@ package final class X11Session {
     if let id { timers.cancel(id) }
   }
 
-  func runDueTimers() {
+  /// Runs the timers that are due.
+  package func runDueTimers() {
     for action in timers.takeDue(at: clock.now()) { action(self) }
   }
 
   /// The poll(2) timeout until the next timer, or -1 for none.
   ///
   /// A clock that does not follow real time is looked at again after a short real interval.
-  func millisecondsToNextTimer() -> Int32 {
+  package func millisecondsToNextTimer() -> Int32 {
     guard var remaining = timers.timeToNextDeadline(from: clock.now()) else { return -1 }
     if !clock.followsRealTime { remaining = min(remaining, DeadlineClock.manualClockPollInterval) }
     if remaining <= .zero { return 0 }
@@ -154,14 +132,15 @@ package final class X11Session {
   // MARK: Ending
 
   /// Fails every waiting read and ends every stream.
-  func failEverything(with error: X11Error) {
+  package func failEverything(with error: X11Error) {
     reader.failAll(with: error)
     owner.dropAll()
     for watcher in ownerWatchers.values { watcher.continuation.finish() }
     ownerWatchers.removeAll()
   }
 
-  func close() {
+  /// Destroys the utility windows.
+  package func close() {
     connection.destroyWindow(window)
     connection.destroyWindow(clockWindow)
     connection.flush()

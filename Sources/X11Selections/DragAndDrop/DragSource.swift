@@ -76,20 +76,20 @@ package final class DragSource {
     let typeAtoms = connection.atoms(types)
     machine = DragSourceSession(source: session.window, types: typeAtoms)
     do {
-      ownershipTime = try session.owner.own(connection.atoms.xdndSelection, item: item, onLost: {})
+      ownershipTime = try session.owner.own(connection.atoms[.xdndSelection], item: item, onLost: {})
     } catch let error as X11Error {
       throw .ownership(error)
     } catch {
       throw .ownership(.ownershipRefused(.xdnd))
     }
     connection.setProperty(
-      of: session.window, connection.atoms.xdndTypeList, type: .atom,
+      of: session.window, connection.atoms[.xdndTypeList], type: .atom,
       values: typeAtoms.map(\.rawValue))
     cursor = connection.dragCursor()
     guard connection.grabPointer(grabWindow, cursor: cursor, time: start.time) else {
       connection.freeCursor(cursor)
-      connection.deleteProperty(of: session.window, connection.atoms.xdndTypeList)
-      session.owner.disown(connection.atoms.xdndSelection)
+      connection.deleteProperty(of: session.window, connection.atoms[.xdndTypeList])
+      session.owner.disown(connection.atoms[.xdndSelection])
       connection.flush()
       throw .pointerGrabbed
     }
@@ -184,19 +184,19 @@ package final class DragSource {
     let connection = session.connection
     let atoms = connection.atoms
     defer { _ = connection.takeErrors() }  // windows may vanish under the pointer
-    guard let window = connection.deepestWindow(at: x, y, having: atoms.xdndAware, skipping: [])
+    guard let window = connection.deepestWindow(at: x, y, having: atoms[.xdndAware], skipping: [])
     else { return nil }
     var messageWindow = window
     // XdndProxy counts only when the proxy names itself too.
-    if let proxy = connection.property(of: window, atoms.xdndProxy, delete: false)?.values.first,
-      connection.property(of: XWindow(rawValue: proxy), atoms.xdndProxy, delete: false)?.values
+    if let proxy = connection.property(of: window, atoms[.xdndProxy], delete: false)?.values.first,
+      connection.property(of: XWindow(rawValue: proxy), atoms[.xdndProxy], delete: false)?.values
         .first == proxy
     {
       messageWindow = XWindow(rawValue: proxy)
     }
     let aware =
-      connection.property(of: messageWindow, atoms.xdndAware, delete: false)?.values.first
-      ?? connection.property(of: window, atoms.xdndAware, delete: false)?.values.first
+      connection.property(of: messageWindow, atoms[.xdndAware], delete: false)?.values.first
+      ?? connection.property(of: window, atoms[.xdndAware], delete: false)?.values.first
     guard let version = aware else { return nil }
     return DragSourceSession.Target(
       window: window, messageWindow: messageWindow, version: Int(version))
@@ -241,8 +241,8 @@ package final class DragSource {
     // A target that went quiet after the drop may still be reading: keep serving it.
     if case .targetDidNotAnswer(_, "XdndFinished") = outcome {
     } else {
-      session.owner.disown(connection.atoms.xdndSelection)
-      connection.deleteProperty(of: session.window, connection.atoms.xdndTypeList)
+      session.owner.disown(connection.atoms[.xdndSelection])
+      connection.deleteProperty(of: session.window, connection.atoms[.xdndTypeList])
     }
     connection.flush()
     onEnd(outcome)

@@ -56,7 +56,7 @@ package final class DropTarget {
       Array(SelectionOffer.metaTargets) + ["XdndDirectSave0", "application/x-rootwindow-drop"])
     machine = DropTargetSession(ignoredTypes: Set(ignored))
     // XdndAware holds the version as a number, though its type is ATOM.
-    session.connection.setProperty(of: window, atoms.xdndAware, type: .atom, values: [UInt(5)])
+    session.connection.setProperty(of: window, atoms[.xdndAware], type: .atom, values: [UInt(5)])
   }
 
   // MARK: Events
@@ -104,7 +104,7 @@ package final class DropTarget {
     for action in actions {
       switch action {
       case .readTypeList(let source):
-        let list = connection.property(of: source, connection.atoms.xdndTypeList, delete: false)
+        let list = connection.property(of: source, connection.atoms[.xdndTypeList], delete: false)
         _ = connection.takeErrors()  // a source that vanished has no list
         machine.typeListRead((list?.values ?? []).map { XAtom(rawValue: $0) }, from: source)
       case .sendStatus(let source, let accept, let action):

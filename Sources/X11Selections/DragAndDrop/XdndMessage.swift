@@ -18,10 +18,10 @@ struct XdndVocabulary: Sendable, Equatable {
 
   init(_ atoms: Atoms) {
     self.init(
-      enter: atoms.xdndEnter, position: atoms.xdndPosition, status: atoms.xdndStatus,
-      leave: atoms.xdndLeave, drop: atoms.xdndDrop, finished: atoms.xdndFinished,
-      copy: atoms.xdndActionCopy, move: atoms.xdndActionMove, link: atoms.xdndActionLink,
-      ask: atoms.xdndActionAsk, privateAction: atoms.xdndActionPrivate)
+      enter: atoms[.xdndEnter], position: atoms[.xdndPosition], status: atoms[.xdndStatus],
+      leave: atoms[.xdndLeave], drop: atoms[.xdndDrop], finished: atoms[.xdndFinished],
+      copy: atoms[.xdndActionCopy], move: atoms[.xdndActionMove], link: atoms[.xdndActionLink],
+      ask: atoms[.xdndActionAsk], privateAction: atoms[.xdndActionPrivate])
   }
 
   /// The atom of `action`; `None` for no action.

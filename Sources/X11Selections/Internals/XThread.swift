@@ -8,7 +8,7 @@
 /// }
 /// ```
 package struct XThread: Sendable {
-  let loop: X11EventLoop
+  let loop: SelectionLoop
 
   /// Runs `job` on the X thread, soon; nothing runs once the connection is lost.
   package func submit(_ job: @escaping @Sendable (X11Session) -> Void) {

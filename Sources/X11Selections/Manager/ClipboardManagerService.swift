@@ -34,7 +34,7 @@ final class ClipboardManagerService {
   /// - Returns: Whether this process is now the manager.
   func acquire(save: @escaping @Sendable ([String]?) async -> Bool, onLost: @escaping @Sendable () -> Void) -> Bool {
     let connection = session.connection
-    let selection = connection.atoms.clipboardManager
+    let selection = connection.atoms[.clipboardManager]
     let current = connection.selectionOwner(selection)
     guard current == .none || current == session.window else { return false }
     let time = session.serverTime()
@@ -44,7 +44,7 @@ final class ClipboardManagerService {
     self.save = save
     self.onLost = onLost
     connection.sendClientMessage(
-      to: connection.root, type: connection.atoms.manager,
+      to: connection.root, type: connection.atoms[.manager],
       data: [Int(bitPattern: time.rawValue), Int(bitPattern: selection.rawValue), Int(bitPattern: session.window.rawValue), 0, 0],
       mask: .structureNotify)
     connection.flush()
@@ -55,22 +55,22 @@ final class ClipboardManagerService {
   func handle(_ request: X11Event.SelectionRequest) -> Bool {
     let connection = session.connection
     let atoms = connection.atoms
-    guard request.selection == atoms.clipboardManager else { return false }
+    guard request.selection == atoms[.clipboardManager] else { return false }
     let property = request.property == .none ? request.target : request.property
     guard let time, request.time == .current || !(request.time < time) else {
       reply(request, property: .none)
       return true
     }
     switch request.target {
-    case atoms.targets:
+    case atoms[.targets]:
       connection.setProperty(
         of: request.requestor, property, type: .atom,
-        values: [atoms.targets, atoms.timestamp, atoms.saveTargets].map(\.rawValue))
+        values: [atoms[.targets], atoms[.timestamp], atoms[.saveTargets]].map(\.rawValue))
       reply(request, property: property)
-    case atoms.timestamp:
+    case atoms[.timestamp]:
       connection.setProperty(of: request.requestor, property, type: .integer, values: [time.rawValue])
       reply(request, property: property)
-    case atoms.saveTargets:
+    case atoms[.saveTargets]:
       startSave(request)
     default:
       reply(request, property: .none)
@@ -107,9 +107,9 @@ final class ClipboardManagerService {
     let connection = session.connection
     // The reply property: the request's, or SAVE_TARGETS for a requestor that named none;
     // it holds a zero-length NULL (GTK's convention).
-    let property = request.property == .none ? connection.atoms.saveTargets : request.property
+    let property = request.property == .none ? connection.atoms[.saveTargets] : request.property
     if saved {
-      connection.setProperty(of: request.requestor, property, type: connection.atoms.null, values: [])
+      connection.setProperty(of: request.requestor, property, type: connection.atoms[.null], values: [])
     }
     reply(request, property: saved ? property : .none)
     _ = connection.takeErrors()

@@ -18,7 +18,7 @@ extension SelectionOwnerService {
     let connection = session.connection
     guard request.property != .none,
       let list = connection.property(of: request.requestor, property, delete: false),
-      list.type == connection.atoms.atomPair || list.type == .atom,
+      list.type == connection.atoms[.atomPair] || list.type == .atom,
       let conversion = MultipleConversion(pairs: list.values.map(XAtom.init(rawValue:)))
     else {
       connection.sendSelectionNotify(
@@ -61,7 +61,7 @@ extension SelectionOwnerService {
           multiple.complete(index, succeeded: true)
         }
         connection.setProperty(
-          of: request.requestor, property, type: connection.atoms.atomPair,
+          of: request.requestor, property, type: connection.atoms[.atomPair],
           values: multiple.replyPairs.map(\.rawValue))
         let failed = session.owner.failed(connection.sync(), since: checkedFrom)
         _ = selection

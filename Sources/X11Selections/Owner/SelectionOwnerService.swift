@@ -143,21 +143,21 @@ final class SelectionOwnerService {
       return
     }
     switch request.target {
-    case atoms.targets:
+    case atoms[.targets]:
       withTargets(of: request.selection) { service, table in
         let names = table.entries.map(\.name) + ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"]
         let list = service.connection.atoms(names).map(\.rawValue)
         service.connection.setProperty(of: request.requestor, property, type: .atom, values: list)
         service.reply(request, property: property)
       }
-    case atoms.timestamp:
+    case atoms[.timestamp]:
       connection.setProperty(of: request.requestor, property, type: .integer, values: [ownership.time.rawValue])
       reply(request, property: property)
-    case atoms.saveTargets:
+    case atoms[.saveTargets]:
       // A side-effect target with no effect for an owner that is not the manager.
-      connection.setProperty(of: request.requestor, property, type: atoms.null, values: [])
+      connection.setProperty(of: request.requestor, property, type: atoms[.null], values: [])
       reply(request, property: property)
-    case atoms.multiple:
+    case atoms[.multiple]:
       handleMultiple(request, property: property, ownership: ownership)
     default:
       serve(request, property: property, item: ownership.item, selection: request.selection)
@@ -286,7 +286,7 @@ final class SelectionOwnerService {
     }
     // Select deletions on the requestor before announcing, so none is missed (ICCCM §2.7.2).
     connection.selectInput(request.requestor, mask: propertyAndStructureMask)
-    connection.setProperty(of: request.requestor, property, type: atoms.incr, values: [UInt(source.count)])
+    connection.setProperty(of: request.requestor, property, type: atoms[.incr], values: [UInt(source.count)])
     guard !failed(connection.sync(), since: checkedFrom) else {
       source.close()
       return
@@ -349,7 +349,7 @@ final class SelectionOwnerService {
   /// unchecked requests (a reply or a chunk to a requestor that has since gone, the event mask
   /// of its destroyed window) and must not fail the requests being checked, even when a new
   /// client's window got the same id.
-  func failed(_ errors: [ErrorTrap.Captured], since start: UInt) -> Bool {
+  func failed(_ errors: [XErrorReport], since start: UInt) -> Bool {
     errors.contains { $0.serial >= start }
   }
 

@@ -93,8 +93,8 @@ public struct SelectionCapture: Sendable {
 extension X11Display {
   /// What the owner of `selection` offers.
   ///
-  /// - Throws: ``X11Error/noOwner(_:)``, ``X11Error/timedOut(_:)``, or
-  ///   ``X11Error/malformedReply(_:)`` when `TARGETS` is not a list of atoms.
+  /// - Throws: `X11Error.noOwner(_:)`, `X11Error.timedOut(_:)`, or
+  ///   `X11Error.malformedReply(_:)` when `TARGETS` is not a list of atoms.
   public func offer(of selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> SelectionOffer {
     SelectionOffer(selection: selection, advertised: try await targets(of: selection, stepTimeout: stepTimeout))
   }

@@ -62,18 +62,18 @@ extension SelectionReaderService {
       requesting: connection.atoms(targets).map { .init(target: $0, property: allocateProperty()) })
     for pair in conversion.pairs { connection.deleteProperty(of: session.window, pair.property) }
     connection.setProperty(
-      of: session.window, listProperty, type: connection.atoms.atomPair, values: conversion.atoms.map(\.rawValue))
+      of: session.window, listProperty, type: connection.atoms[.atomPair], values: conversion.atoms.map(\.rawValue))
     let multiple = PendingMultiple(
       selection: selection, listProperty: listProperty, conversion: conversion, stepTimeout: stepTimeout,
       read: MultipleRead(selection: connection.selection(named: selection) ?? "?", targets: targets, budget: budget), once: once)
     multiples.append(multiple)
-    convert(selection, to: connection.atoms.multiple, into: listProperty)
+    convert(selection, to: connection.atoms[.multiple], into: listProperty)
     perform(.waitForOwner, for: multiple)
   }
 
   /// A `SelectionNotify` that answers a `MULTIPLE` request; `false` when it is for none.
   func handleMultiple(_ notify: X11Event.SelectionNotify) -> Bool {
-    guard notify.target == connection.atoms.multiple else { return false }
+    guard notify.target == connection.atoms[.multiple] else { return false }
     let waiting = multiples.filter { $0.read.isAwaitingReply && $0.selection == notify.selection }
     guard let multiple = waiting.first(where: { $0.listProperty == notify.property }) ?? waiting.first else { return false }
     guard notify.property != .none else {
@@ -90,7 +90,7 @@ extension SelectionReaderService {
     guard let list = connection.property(of: session.window, multiple.listProperty, delete: false) else {
       return .malformed("the owner answered MULTIPLE but its ATOM_PAIR list is gone")
     }
-    guard list.format == 32, list.type == connection.atoms.atomPair || list.type == .atom else {
+    guard list.format == 32, list.type == connection.atoms[.atomPair] || list.type == .atom else {
       return .malformed("the owner rewrote the MULTIPLE list as \(connection.name(list.type) ?? "?")/\(list.format)")
     }
     var conversion = multiple.conversion

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension X11EventLoop {
+extension SelectionLoop {
   /// Copies `targets` of `offer` within `budget` bytes in all; see
   /// ``X11Display/capture(_:targets:budget:stepTimeout:)``.
   ///

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension X11EventLoop {
+extension SelectionLoop {
   /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the
   /// connection if that comes first.
   func startRead(
@@ -34,7 +34,7 @@ extension X11EventLoop {
     case "COMPOUND_TEXT":
       let data = reply.data
       let utf8 = try await perform { session in
-        session.connection.utf8Text(from: data, encoding: session.connection.atoms.compoundText)
+        session.connection.utf8Text(from: data, encoding: session.connection.atoms[.compoundText])
       }
       guard let utf8 else { throw X11Error.malformedReply("compound text Xlib cannot decode") }
       return String(decoding: utf8, as: UTF8.self)

@@ -7,20 +7,23 @@ extension X11Event {
   /// ```
   ///
   /// The raw values are Xlib's, from `<X11/X.h>`.
-  struct Modifiers: OptionSet, Hashable, Sendable {
+  public struct Modifiers: OptionSet, Hashable, Sendable {
     /// The Xlib state bits.
-    let rawValue: UInt32
+    public let rawValue: UInt32
+
+    /// Wraps Xlib state bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Shift. The corresponding Xlib constant is `ShiftMask`.
-    static let shift = Modifiers(rawValue: 1 << 0)
+    public static let shift = Modifiers(rawValue: 1 << 0)
     /// Caps Lock. The corresponding Xlib constant is `LockMask`.
-    static let lock = Modifiers(rawValue: 1 << 1)
+    public static let lock = Modifiers(rawValue: 1 << 1)
     /// Control. The corresponding Xlib constant is `ControlMask`.
-    static let control = Modifiers(rawValue: 1 << 2)
+    public static let control = Modifiers(rawValue: 1 << 2)
     /// The first modifier beyond those, usually Alt. The corresponding Xlib constant is
     /// `Mod1Mask`.
-    static let mod1 = Modifiers(rawValue: 1 << 3)
+    public static let mod1 = Modifiers(rawValue: 1 << 3)
     /// The first (left) pointer button. The corresponding Xlib constant is `Button1Mask`.
-    static let button1 = Modifiers(rawValue: 1 << 8)
+    public static let button1 = Modifiers(rawValue: 1 << 8)
   }
 }

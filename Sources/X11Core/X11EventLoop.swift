@@ -1,4 +1,3 @@
-internal import CX11
 import FoundationEssentials
 import Dispatch
 
@@ -10,14 +9,23 @@ import Dispatch
 import DetachedThreads
 import FerrySystem
 
-/// The thread that owns one X connection. Every Xlib call of the module runs here.
+/// The thread that owns one X connection. Every Xlib call runs here: it is the serial
+/// executor of the connection, and of the `Session` built on it.
 ///
 /// Other threads and tasks hand it work with ``submit(_:)`` or ``perform(_:)``; it sleeps in
-/// poll(2) on the connection and a wake-up descriptor — never a sleep loop — and runs timers
-/// for the protocols' deadlines. When the display goes away, every waiting caller gets
+/// poll(2) on the connection and a wake-up descriptor — never a sleep loop — and runs the
+/// session's timers. When the display goes away, every waiting caller gets
 /// ``X11Error/connectionLost`` and the thread ends; the process goes on.
-final class X11EventLoop: Sendable {
-  typealias Job = @Sendable (X11Session) -> Void
+///
+/// ```swift
+/// let loop = try X11EventLoop(display: nil) { connection, loop in MySession(connection) }
+/// let root = try await loop.perform { session in session.connection.root }
+/// ```
+public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
+  /// Work for the X thread.
+  public typealias Job = @Sendable (Session) -> Void
+  /// Makes the session on the X thread, once the connection is open.
+  public typealias MakeSession = (X11Connection, X11EventLoop<Session>) throws -> Session
 
   private struct Shared {
     var jobs: [Job] = []
@@ -38,13 +46,16 @@ final class X11EventLoop: Sendable {
   private let xThread = TrackedMutex<pthread_t?>(nil)
   /// For a loop on the calling thread: what ends the process when Xlib finds the connection
   /// dead inside a call (that thread cannot end alone, as the X thread of a display does).
-  let lostInsideXlib: (@Sendable () -> Never)?
+  private let lostInsideXlib: (@Sendable () -> Never)?
 
-  /// Opens `display` (or `$DISPLAY`) on a new thread and returns once it is open.
+  /// Opens `display` (or `$DISPLAY`) on a new thread, makes the session there with
+  /// `makeSession`, and returns once both are ready.
   ///
-  /// - Parameter clock: What the thread's deadlines are measured in.
-  /// - Throws: ``X11Error`` when the display cannot be opened.
-  init(display: String?, clock: DeadlineClock = .continuous) throws {
+  /// - Throws: ``X11Error`` when the display cannot be opened, or what `makeSession` throws
+  ///   (as ``X11Error/cannotOpenDisplay(_:)`` when it is not an ``X11Error``).
+  public init(
+    display: String?, makeSession: @escaping @Sendable (X11Connection, X11EventLoop<Session>) throws -> Session
+  ) throws {
     (wakeDescriptor, wakeWriter) = try Self.wakePipe()
     lostInsideXlib = nil
     let opened = TrackedMutex<Result<Void, X11Error>?>(nil)
@@ -52,9 +63,9 @@ final class X11EventLoop: Sendable {
     let started = DetachedThread.start(name: "ferry-x11") { [self] in
       xThread.withLock { $0 = pthread_self() }
       defer { finished.signal() }
-      let session: X11Session
+      let session: Session
       do {
-        session = try X11Session(display: display, loop: self, clock: clock)
+        session = try open(display: display, makeSession)
         opened.withLock { $0 = .success(()) }
         ready.signal()
       } catch {
@@ -74,11 +85,13 @@ final class X11EventLoop: Sendable {
   }
 
   /// A loop whose X thread is the calling thread, for one transfer of a command: nothing
-  /// runs until ``runOnCallingThread(display:clock:start:until:)``, on this thread.
+  /// runs until ``runOnCallingThread(display:makeSession:start:until:)``, on this thread.
   ///
-  /// - Parameter lostInsideXlib: Ends the process when Xlib finds the connection dead inside
-  ///   a call, which Xlib does not return from.
-  init(onCallingThread: Void, lostInsideXlib: @escaping @Sendable () -> Never) throws {
+  /// - Parameters:
+  ///   - onCallingThread: `()`: this loop's X thread is the calling one.
+  ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call,
+  ///     which Xlib does not return from.
+  public init(onCallingThread: Void, lostInsideXlib: @escaping @Sendable () -> Never) throws {
     (wakeDescriptor, wakeWriter) = try Self.wakePipe()
     self.lostInsideXlib = lostInsideXlib
     xThread.withLock { $0 = pthread_self() }
@@ -95,17 +108,34 @@ final class X11EventLoop: Sendable {
     }
   }
 
-  /// Opens `display` on the calling thread — the one this loop was made on — gives the
-  /// session to `start`, and serves the connection on this thread until `isDone()` holds
-  /// after a step; then closes it. No thread is started and no result crosses threads.
+  /// Opens `display` on the calling thread — the one this loop was made on — makes the
+  /// session with `makeSession` and gives it to `start`, and serves the connection on this
+  /// thread until `isDone()` holds after a step; then closes it. No thread is started and no
+  /// result crosses threads.
   ///
-  /// - Throws: ``X11Error`` when the display cannot be opened.
-  func runOnCallingThread(
-    display: String?, clock: DeadlineClock = .continuous, start: (X11Session) -> Void, until isDone: () -> Bool
+  /// - Throws: ``X11Error`` when the display cannot be opened, or what `makeSession` throws.
+  public func runOnCallingThread(
+    display: String?, makeSession: MakeSession, start: (Session) -> Void, until isDone: () -> Bool
   ) throws {
-    let session = try X11Session(display: display, loop: self, clock: clock)
+    let session = try open(display: display, makeSession)
     start(session)
     run(session, until: isDone)
+  }
+
+  /// Opens the connection on the X thread (this one), arranges for a loss inside Xlib to end
+  /// only this thread, and makes the session.
+  private func open(display: String?, _ makeSession: MakeSession) throws -> Session {
+    let connection = try X11Connection(name: display)
+    connection.onLostInsideXlib { [unowned self] in
+      // Xlib found the connection dead inside a call. Tell every waiter, then end this
+      // thread without returning to Xlib, which would exit the process.
+      if let end = lostInsideXlib { end() }
+      threadEndsInsideXlib()
+      pthread_exit(nil)
+    }
+    let session = try makeSession(connection, self)
+    connection.flush()
+    return session
   }
 
   /// Closes the wake-up pipe. Only here, when nobody can call ``stop()`` or ``submit(_:)``
@@ -117,8 +147,8 @@ final class X11EventLoop: Sendable {
     try? wakeWriter.close()
   }
 
-  /// Runs `job` on the X thread, soon.
-  func submit(_ job: @escaping Job) {
+  /// Runs `job` on the X thread, soon; nothing runs once the connection is lost.
+  public func submit(_ job: @escaping Job) {
     let accepted = shared.withLock { shared -> Bool in
       guard !shared.lost else { return false }
       shared.jobs.append(job)
@@ -130,7 +160,7 @@ final class X11EventLoop: Sendable {
   /// Runs `body` on the X thread and returns its result.
   ///
   /// - Throws: What `body` throws, or ``X11Error/connectionLost``.
-  func perform<T: Sendable>(_ body: @escaping @Sendable (X11Session) throws -> T) async throws -> T {
+  public func perform<T: Sendable>(_ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
       let once = tracked(Once(continuation))
       submit { session in once.resume(with: Result { try body(session) }) }
@@ -140,7 +170,7 @@ final class X11EventLoop: Sendable {
   /// `once`, failed with ``X11Error/connectionLost`` if the connection goes before it is
   /// resolved. The registration lasts until `once` resolves, however it resolves: a daemon
   /// that makes millions of calls keeps only those in flight.
-  func tracked<T>(_ once: Once<T>) -> Once<T> {
+  package func tracked<T>(_ once: Once<T>) -> Once<T> {
     guard let registration = onConnectionLost({ once.resume(throwing: X11Error.connectionLost) }) else {
       return once  // Already lost: `once` has just been failed.
     }
@@ -152,7 +182,7 @@ final class X11EventLoop: Sendable {
   ///
   /// - Returns: The registration, for ``forget(_:)``; `nil` when `handler` was called here.
   @discardableResult
-  func onConnectionLost(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
+  public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
     let registration = shared.withLock { shared -> UInt64? in
       guard !shared.lost else { return nil }
       shared.nextRegistration += 1
@@ -164,21 +194,21 @@ final class X11EventLoop: Sendable {
   }
 
   /// Removes a handler given to ``onConnectionLost(_:)``.
-  func forget(_ registration: UInt64) {
+  public func forget(_ registration: UInt64) {
     _ = shared.withLock { $0.onLost.removeValue(forKey: registration) }
   }
 
   /// How many loss handlers are registered: calls in flight plus watchers (for tests).
-  var registeredLossHandlers: Int { shared.withLock { $0.onLost.count } }
+  public var registeredLossHandlers: Int { shared.withLock { $0.onLost.count } }
 
   /// Whether the connection has been lost.
-  var isConnectionLost: Bool { shared.withLock { $0.lost } }
+  public var isConnectionLost: Bool { shared.withLock { $0.lost } }
 
   /// Closes the connection and ends the thread.
   ///
   /// Waits (briefly) for the thread to close the display, unless called on it: a process
   /// that exits while the thread is still inside Xlib can crash in its teardown.
-  func stop() {
+  public func stop() {
     shared.withLock { $0.stopping = true }
     wake()
     guard let thread = xThread.withLock({ $0 }), pthread_equal(thread, pthread_self()) == 0 else { return }
@@ -193,13 +223,13 @@ final class X11EventLoop: Sendable {
   /// waiting, and that the thread is gone. Called on the X thread just before it exits
   /// without returning (`pthread_exit`), so its `defer` does not run: without this, every
   /// later ``stop()`` waited its whole 2 s for a thread that was no longer there.
-  func threadEndsInsideXlib() {
+  private func threadEndsInsideXlib() {
     connectionLost()
     finished.signal()
   }
 
   /// Marks the connection lost and tells everyone waiting.
-  func connectionLost() {
+  private func connectionLost() {
     let handlers = shared.withLock { shared -> [@Sendable () -> Void] in
       guard !shared.lost else { return [] }
       shared.lost = true
@@ -210,7 +240,7 @@ final class X11EventLoop: Sendable {
     handlers.forEach { $0() }
   }
 
-  private func run(_ session: X11Session, until isDone: () -> Bool = { false }) {
+  private func run(_ session: Session, until isDone: () -> Bool = { false }) {
     var entries = [
       PollEntry(FileDescriptor(rawValue: session.connection.fileDescriptor), for: .readable),
       PollEntry(wakeDescriptor, for: .readable),
@@ -222,7 +252,7 @@ final class X11EventLoop: Sendable {
       }
       if stopping { break }
       for job in jobs { job(session) }
-      session.dispatchPendingEvents()
+      while session.connection.pendingEvents() > 0 { session.handle(session.connection.nextEvent()) }
       session.runDueTimers()
       session.connection.flush()
       if isDone() { break }
@@ -234,7 +264,7 @@ final class X11EventLoop: Sendable {
         break
       }
       if !entries[0].returned.isDisjoint(with: [.hangUp, .error, .invalid]) {
-        ErrorTrap.markLost(session.connection.display)
+        session.connection.markLost()
         session.failEverything(with: .connectionLost)
         connectionLost()
         return
@@ -248,47 +278,4 @@ final class X11EventLoop: Sendable {
     connectionLost()
     session.close()
   }
-}
-
-/// Delivers a result once, whoever gets there first: to a continuation, or to a callback
-/// (a caller waiting without async, see ``X11Display/readWaiting(_:target:into:stepTimeout:byteLimit:)``).
-final class Once<T: Sendable>: Sendable {
-  private struct Pending {
-    var deliver: (@Sendable (Result<T, any Error>) -> Void)?
-    var resolved: [@Sendable () -> Void] = []
-  }
-
-  private let pending: TrackedMutex<Pending>
-
-  init(_ continuation: CheckedContinuation<T, any Error>) {
-    pending = TrackedMutex(Pending(deliver: { continuation.resume(with: $0) }))
-  }
-
-  init(_ deliver: @escaping @Sendable (Result<T, any Error>) -> Void) {
-    pending = TrackedMutex(Pending(deliver: deliver))
-  }
-
-  /// Calls `action` once this is resolved (at once if it already is).
-  func onResolved(_ action: @escaping @Sendable () -> Void) {
-    let already = pending.withLock { pending -> Bool in
-      guard pending.deliver != nil else { return true }
-      pending.resolved.append(action)
-      return false
-    }
-    if already { action() }
-  }
-
-  func resume(with result: Result<T, any Error>) {
-    let taken = pending.withLock { pending -> (deliver: @Sendable (Result<T, any Error>) -> Void, resolved: [@Sendable () -> Void])? in
-      guard let deliver = pending.deliver.take() else { return nil }
-      defer { pending.resolved.removeAll() }
-      return (deliver, pending.resolved)
-    }
-    guard let taken else { return }
-    taken.deliver(result)
-    taken.resolved.forEach { $0() }
-  }
-
-  func resume(returning value: T) { resume(with: .success(value)) }
-  func resume(throwing error: any Error) { resume(with: .failure(error)) }
 }

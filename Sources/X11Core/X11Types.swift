@@ -1,5 +1,3 @@
-internal import CX11
-
 /// An X atom: a server-wide number naming a string (`CLIPBOARD`, `UTF8_STRING`).
 ///
 /// ```swift

@@ -37,11 +37,3 @@ public struct Selection: RawRepresentable, Hashable, Sendable, ExpressibleByStri
   /// copied after they exit.
   public static let clipboardManager: Selection = "CLIPBOARD_MANAGER"
 }
-
-extension X11Connection {
-  /// The atom of `selection`, interned if needed.
-  func atom(_ selection: Selection) -> XAtom { atom(selection.rawValue) }
-
-  /// The selection `atom` names, or `nil` when the server knows no such atom.
-  func selection(named atom: XAtom) -> Selection? { name(atom).map(Selection.init(rawValue:)) }
-}

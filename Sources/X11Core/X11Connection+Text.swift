@@ -7,9 +7,10 @@ import FoundationEssentials
   import Musl
 #endif
 
+/// Text encodings Xlib converts: compound text (ISO 2022) and UTF-8.
 extension X11Connection {
   /// UTF-8 text as compound text (ISO 2022), through Xlib.
-  func compoundText(fromUTF8 text: Data) -> Data? {
+  public func compoundText(fromUTF8 text: Data) -> Data? {
     var source = [CChar](repeating: 0, count: text.count + 1)
     text.withUnsafeBytes { raw in
       for (index, byte) in raw.enumerated() { source[index] = CChar(bitPattern: byte) }
@@ -25,7 +26,7 @@ extension X11Connection {
   }
 
   /// Compound text (or any text encoding Xlib knows, named by `encoding`) as UTF-8.
-  func utf8Text(from bytes: Data, encoding: XAtom) -> Data? {
+  public func utf8Text(from bytes: Data, encoding: XAtom) -> Data? {
     var storage = [UInt8](bytes) + [0]
     return storage.withUnsafeMutableBufferPointer { buffer -> Data? in
       var property = XTextProperty(

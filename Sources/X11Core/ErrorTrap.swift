@@ -8,16 +8,7 @@ import FerrySystem
 /// One handler is installed for the process; it files each error under its display. The
 /// thread that owns a display collects them after a round trip (``X11Connection/sync()``).
 enum ErrorTrap {
-  struct Captured: Sendable {
-    var code: XErrorCode
-    var request: UInt8
-    var resource: UInt
-    /// The serial number of the failed request, to tell a late error of an earlier unchecked
-    /// request from one of the requests being checked.
-    var serial: UInt = 0
-  }
-
-  private static let errors = TrackedMutex<[UInt: [Captured]]>([:])
+  private static let errors = TrackedMutex<[UInt: [XErrorReport]]>([:])
   private static let installed = TrackedMutex(false)
   /// Displays whose connection was lost, by address.
   private static let lost = TrackedMutex<Set<UInt>>([])
@@ -36,7 +27,7 @@ enum ErrorTrap {
   private static func installHandlers() {
     _ = XInitThreads()
     // Xlib's own I/O error handler exits the process; the per-display exit handler
-    // (`X11Session`) is only reached when this one returns.
+    // (``X11Connection/onLostInsideXlib(_:)``) is only reached when this one returns.
     _ = XSetIOErrorHandler { display in
       if let display { ErrorTrap.markLost(display) }
       return 0
@@ -44,7 +35,7 @@ enum ErrorTrap {
     _ = XSetErrorHandler { display, event in
       guard let display, let event else { return 0 }
       let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
-      let captured = Captured(
+      let captured = XErrorReport(
         code: XErrorCode(rawValue: event.pointee.error_code),
         request: event.pointee.request_code, resource: UInt(event.pointee.resourceid),
         serial: UInt(event.pointee.serial))
@@ -64,7 +55,7 @@ enum ErrorTrap {
   }
 
   /// Removes and returns the errors filed for `display`.
-  static func take(for display: OpaquePointer) -> [Captured] {
+  static func take(for display: OpaquePointer) -> [XErrorReport] {
     let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
     return errors.withLock { $0.removeValue(forKey: key) ?? [] }
   }

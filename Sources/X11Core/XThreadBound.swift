@@ -3,9 +3,9 @@
 /// The X thread hands a closure to a task that produces data, and the task hands it back in a
 /// job that runs on the X thread: the closure itself never runs anywhere else. `DragWindows`
 /// keeps its windows' controllers in these, and reaches them only in jobs.
-package struct XThreadBound<Value>: @unchecked Sendable {
+public struct XThreadBound<Value>: @unchecked Sendable {
   /// The value; use it on the X thread only.
-  package let value: Value
+  public let value: Value
   /// Wraps a value of the X thread.
-  package init(_ value: Value) { self.value = value }
+  public init(_ value: Value) { self.value = value }
 }
