@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
     .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
     .library(name: "Pasteboard", targets: ["Pasteboard"]),
+    .library(name: "SelectionBackend", targets: ["SelectionBackend"]),
+    .library(name: "SelectionBackendEmbedded", targets: ["SelectionBackendEmbedded"]),
     .library(name: "X11Selections", targets: ["X11Selections"]),
     .library(name: "DragWindows", targets: ["DragWindows"]),
     .library(name: "FerryProtocol", targets: ["FerryProtocol"]),

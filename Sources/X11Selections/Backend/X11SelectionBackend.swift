@@ -2,7 +2,7 @@ import Pasteboard
 import SelectionBackend
 import UniformTypeIdentifiers
 
-/// The X11 implementation of ``SelectionBackend``: the ICCCM selections of one display,
+/// The X11 implementation of `SelectionBackend`: the ICCCM selections of one display,
 /// through ``X11Display``.
 ///
 /// Roles are selections: clipboard → `CLIPBOARD`, primary → `PRIMARY`, secondary →
@@ -20,7 +20,7 @@ public final class X11SelectionBackend: SelectionBackend {
 
   /// Opens `displayName` (`nil`: `$DISPLAY`).
   ///
-  /// - Throws: ``BackendError/cannotConnect(_:)``.
+  /// - Throws: `BackendError.cannotConnect(_:)`.
   public init(displayName: String?) throws(BackendError) {
     do {
       display = try X11Display(name: displayName)
