@@ -188,6 +188,9 @@ let package = Package(
       name: "CoreTransferableTests",
       dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerryTestSupport"]
     ),
+    // libwayland-client (Debian's libwayland-dev) and the data-control protocols' client glue,
+    // wlr and ext: wayland-scanner's output, committed (Scripts/generate-wayland-glue).
+    .target(name: "CWaylandDataControl", linkerSettings: [.linkedLibrary("wayland-client")]),
   ],
   swiftLanguageModes: [.v6]
 )
