@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// let session = try await WaylandSession.dedicated("WaylandSessionTests")
-/// _ = try await session.run(["wl-copy", "hello"])
+/// _ = try await session.runServing(["wl-copy", "hello"])  // wl-copy forks a server
 /// let pasted = try await session.run(["wl-paste", "--no-newline"])
 /// ```
 ///
