@@ -192,6 +192,11 @@ let package = Package(
       name: "CoreTransferableTests",
       dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerryTestSupport"]
     ),
+    // libwayland-client (Debian's libwayland-dev) and the data-control protocols' client glue,
+    // wlr and ext: wayland-scanner's output, committed (Scripts/generate-wayland-glue).
+    .target(name: "CWaylandDataControl", linkerSettings: [.linkedLibrary("wayland-client")]),
+    // The headless Wayland session of FerryTestSupport and the glue, against a real sway.
+    .testTarget(name: "WaylandSelectionsTests", dependencies: ["CWaylandDataControl", "FerryTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

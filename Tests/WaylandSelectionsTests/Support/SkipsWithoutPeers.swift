@@ -1,0 +1,30 @@
+import FerryTestSupport
+import Testing
+
+/// Skips a test whose peer program (sway, wl-clipboard, wtype, xclip, xhost, …) is not
+/// installed, saying which, instead of failing it: every `PeerUnavailable` the test throws,
+/// from its suite's `init` on, becomes a skip. Only that error: a compositor that does not
+/// start or a peer that misbehaves still fails the test. (FerryBrokerTests' trait of the
+/// same name, for this target.)
+struct SkipsWithoutPeers: SuiteTrait, TestTrait, TestScoping {
+  var isRecursive: Bool { true }
+
+  func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    testCase == nil ? nil : self
+  }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    do {
+      try await function()
+    } catch let missing as PeerUnavailable {
+      try Test.cancel("skipped: \(missing.description)")
+    }
+  }
+}
+
+extension Trait where Self == SkipsWithoutPeers {
+  /// Skips a test, rather than failing it, when a peer program it needs is not installed.
+  static var skipsWithoutPeers: Self { SkipsWithoutPeers() }
+}
