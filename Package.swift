@@ -195,8 +195,18 @@ let package = Package(
     // libwayland-client (Debian's libwayland-dev) and the data-control protocols' client glue,
     // wlr and ext: wayland-scanner's output, committed (Scripts/generate-wayland-glue).
     .target(name: "CWaylandDataControl", linkerSettings: [.linkedLibrary("wayland-client")]),
+    // The Wayland backend of the seam: data-control (ext or wlr), on libwayland-client.
+    .target(
+      name: "WaylandSelections",
+      dependencies: [
+        "CWaylandDataControl", "SelectionBackend", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem", "DetachedThreads",
+      ]),
     // The headless Wayland session of FerryTestSupport and the glue, against a real sway.
-    .testTarget(name: "WaylandSelectionsTests", dependencies: ["CWaylandDataControl", "FerryTestSupport"]),
+    .testTarget(
+      name: "WaylandSelectionsTests",
+      dependencies: [
+        "CWaylandDataControl", "FerryTestSupport", "WaylandSelections", "SelectionBackend", "Pasteboard", "UniformTypeIdentifiers",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

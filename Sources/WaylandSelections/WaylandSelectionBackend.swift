@@ -1,0 +1,197 @@
+import CWaylandDataControl
+import DetachedThreads
+import FerrySystem
+import FoundationEssentials
+import Pasteboard
+import SelectionBackend
+import UniformTypeIdentifiers
+
+/// The Wayland implementation of `SelectionBackend`: the clipboard and the primary selection
+/// of one compositor, through its data-control protocol (`ext-data-control-v1`, or
+/// `zwlr_data_control_manager_v1` on wlroots compositors such as sway).
+///
+/// Data-control lets a client that has no window and no focus read and set the selections —
+/// what a clipboard manager needs. Targets are MIME types; an owner token counts selection
+/// events (Wayland does not say who owns a selection). Ferry's own offers carry a private
+/// MIME type, so its own selections are told from other programs'. There is no
+/// clipboard-manager hand-over: a manager copies every change as it happens instead.
+///
+/// ```swift
+/// let backend = try WaylandSelectionBackend(socket: nil)   // $WAYLAND_DISPLAY
+/// try await backend.own(.clipboard, item: item)
+/// ```
+public final class WaylandSelectionBackend: SelectionBackend {
+  private let connection: WaylandConnection
+
+  /// Connects to the compositor at `socket` (a name in `$XDG_RUNTIME_DIR` or a path; `nil`:
+  /// `$WAYLAND_DISPLAY`).
+  ///
+  /// - Parameter servingStepTimeout: How long a reader of Ferry's copies may take for each
+  ///   chunk before its transfer is dropped.
+  /// - Throws: `BackendError.cannotConnect(_:)`, with one line naming what is missing, also
+  ///   when the compositor has no data-control protocol.
+  public init(socket: String?, servingStepTimeout: Duration = .seconds(5)) throws(BackendError) {
+    connection = try WaylandConnection(socket: socket, servingStepTimeout: servingStepTimeout)
+  }
+
+  public var roles: Set<SelectionRole> { [.clipboard, .primary] }
+
+  public func own(
+    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool, onLost: @escaping @Sendable () -> Void
+  ) async throws(BackendError) {
+    try Self.check(role)
+    try await connection.perform { connection throws(BackendError) in
+      let state = connection.state
+      if role == .primary, state.ext == 0, state.managerVersion < 2 { throw .unsupported(role) }
+      if onlyIfUnowned, let offer = state.current[role], !(state.offers[offer]?.contains(state.marker) ?? false) {
+        throw .ownershipRefused(role)
+      }
+      guard let manager = state.manager, let device = state.device,
+        let source = ferry_dc_create_data_source(state.ext, UnsafeMutableRawPointer(manager))
+      else { throw .failed("cannot make a data source") }
+      let table = WaylandOfferTable(item: item, marker: state.marker)
+      _ = ferry_dc_add_source_listener(source, connection.listeners.source, connection.context)
+      for entry in table.entries { ferry_dc_source_offer(state.ext, source, entry.name) }
+      state.sources[source] = WaylandState.OwnSource(role: role, item: item, table: table, onLost: onLost)
+      state.ownSource[role] = source
+      if role == .primary {
+        ferry_dc_set_primary_selection(state.ext, device, source)
+      } else {
+        ferry_dc_set_selection(state.ext, device, source)
+      }
+    }
+    // Owned once the compositor says so: its selection event for the source comes first.
+    await connection.sync()
+  }
+
+  public func disown(_ role: SelectionRole) async {
+    _ = try? await connection.perform { connection throws(BackendError) in
+      let state = connection.state
+      guard state.ownSource[role] != nil, let device = state.device else { return }
+      state.ownSource[role] = nil
+      state.clearing.insert(role)
+      if role == .primary {
+        ferry_dc_set_primary_selection(state.ext, device, nil)
+      } else {
+        ferry_dc_set_selection(state.ext, device, nil)
+      }
+    }
+    await connection.sync()
+  }
+
+  public func owner(of role: SelectionRole) async throws(BackendError) -> OwnerToken? {
+    try Self.check(role)
+    return try await connection.perform { $0.state.tokens[role] }
+  }
+
+  public func ownerChanges(of roles: [SelectionRole]) -> AsyncStream<OwnerChange> {
+    let (stream, continuation) = AsyncStream<OwnerChange>.makeStream()
+    let id = UInt64.random(in: 1...UInt64.max)
+    connection.submit { connection in
+      guard !connection.state.lost else { return continuation.finish() }
+      connection.state.watchers[id] = (Set(roles), continuation)
+    }
+    continuation.onTermination = { [connection] _ in
+      connection.submit { $0.state.watchers.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError) -> OwnerOffer {
+    try Self.check(role)
+    let types = try await connection.perform { connection throws(BackendError) -> [String] in
+      let state = connection.state
+      guard let offer = state.current[role], let types = state.offers[offer] else { throw .noOwner(role) }
+      return types.filter { $0 != state.marker }
+    }
+    return WaylandOffer.make(role: role, types: types)
+  }
+
+  public func capture(
+    _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, stepTimeout: Duration
+  ) async -> OfferCapture {
+    var entries = targets.map { OfferCapture.Entry(target: $0) }
+    var left = budget
+    for index in entries.indices where left > 0 && !Task.isCancelled {
+      do {
+        let data = try await read(offer.role, target: entries[index].target.name, stepTimeout: stepTimeout, limit: left)
+        entries[index].data = data
+        left -= data.count
+      } catch {
+        entries[index].failure = error
+        if case .timedOut = error { break }  // an owner that hangs on one type hangs on the rest
+        if case .noOwner = error { break }
+      }
+    }
+    return OfferCapture(offer: offer, entries: entries)
+  }
+
+  public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration) -> PasteboardItem {
+    let role = capture.offer.role
+    return PasteboardItem(
+      representations: capture.entries.map { entry in
+        if let data = entry.data { return .data(data, type: entry.target.type) }
+        let target = entry.target
+        return .lazy(target.type, timeLimit: .seconds(3600)) {
+          do {
+            return .data(try await self.read(role, target: target.name, stepTimeout: stepTimeout, limit: .max))
+          } catch .timedOut {
+            let (seconds, attoseconds) = stepTimeout.components
+            throw PasteboardError.providerTimedOut(target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+          }
+        }
+      },
+      options: capture.offer.isConcealed ? .concealed : [])
+  }
+
+  public func read(
+    _ role: SelectionRole, target: String, into descriptor: Int32, stepTimeout: Duration
+  ) async throws(BackendError) {
+    let data = try await read(role, target: target, stepTimeout: stepTimeout, limit: .max)
+    let written = await (try? DetachedThread.run(name: "ferry-wl-out") {
+      (try? data.withUnsafeBytes { try FileDescriptor(rawValue: descriptor).writeAll(from: $0, waitingForRoom: true) }) != nil
+    }) ?? false
+    if !written { throw .failed("cannot write \(target) to the output") }
+  }
+
+  /// Reads `target` of the current offer of `role`: `receive` into a pipe on the Wayland
+  /// thread, then the pipe to its end on a thread of its own.
+  func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int) async throws(BackendError) -> Data {
+    try Self.check(role)
+    let input = try await connection.perform { connection throws(BackendError) -> FileDescriptor in
+      let state = connection.state
+      guard let offer = state.current[role], let types = state.offers[offer] else { throw .noOwner(role) }
+      guard types.contains(target) else { throw .refused(role, target: target) }
+      let pipe = try PipeTransfer.makePipe()
+      ferry_dc_offer_receive(state.ext, offer, target, pipe.write.rawValue)
+      _ = wl_display_flush(connection.display)  // flush, not dispatch: no listener runs inside another
+      try? pipe.write.close()
+      return pipe.read
+    }
+    let result = try? await DetachedThread.run(name: "ferry-wl-read") { () -> Result<Data, BackendError> in
+      Result { () throws(BackendError) in
+        try PipeTransfer.readAll(input, stepTimeout: stepTimeout, limit: limit, what: "the owner of \(role) to send \(target)")
+      }
+    }
+    guard let result else { throw .failed("cannot start a thread to read \(target)") }
+    return try result.get()
+  }
+
+  public func application(owning owner: OwnerToken) async -> String? { nil }
+
+  public var clipboardManager: (any ClipboardManagerHandOver)? { nil }
+
+  public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {
+    connection.submit { connection in
+      if connection.state.lost { handler() } else { connection.state.lostHandlers.append(handler) }
+    }
+  }
+
+  public func close() {
+    connection.close()
+  }
+
+  private static func check(_ role: SelectionRole) throws(BackendError) {
+    guard role == .clipboard || role == .primary else { throw .unsupported(role) }
+  }
+}
