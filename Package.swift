@@ -79,7 +79,8 @@ let package = Package(
     .target(
       name: "FerryBroker",
       dependencies: [
-        "FerryProtocol", "Pasteboard", "SelectionBackend", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
+        "FerryProtocol", "Pasteboard", "SelectionBackend", "X11Selections", "WaylandSelections", "UniformTypeIdentifiers",
+        "CoreTransferable", "CMalloc",
         "CConcurrencyHooks",
         "ClipboardHistory", "FerrySystem",
         .product(name: "NIOCore", package: "swift-nio"),
@@ -92,7 +93,8 @@ let package = Package(
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "NearMiss", "FerryClient", "SelectionBackend", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
+        "NearMiss", "FerryClient", "SelectionBackend", "X11Selections", "WaylandSelections", "Pasteboard",
+        "UniformTypeIdentifiers", "FerrySystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .target(name: "FerryTestSupport", dependencies: ["FerrySystem", "DetachedThreads"]),

@@ -22,7 +22,7 @@ public enum Copier {
     if request.throughTerminal || terminal == .always { return try copyThroughTerminal(request) }
     if try BrokerConnector.copy(request) { return }
     let display = environmentVariable("DISPLAY") ?? ""
-    if display.isEmpty, terminal == .auto, request.pasteboard == "general", TerminalClipboard.hasTerminal {
+    if !DisplayServer.isAvailable, terminal == .auto, request.pasteboard == "general", TerminalClipboard.hasTerminal {
       return try copyThroughTerminal(request)
     }
     guard let selection = SelectionName.forPasteboard(request.pasteboard) else {
@@ -30,8 +30,8 @@ public enum Copier {
         "the \(request.pasteboard) pasteboard lives in the broker, and none is running (start one with `ferry daemon`)",
         status: .noDisplayNoBroker)
     }
-    guard !display.isEmpty else {
-      throw CommandFailure("no display (DISPLAY is not set) and no broker is running", status: .noDisplayNoBroker)
+    guard DisplayServer.isAvailable else {
+      throw CommandFailure("\(DisplayServer.noDisplay) and no broker is running", status: .noDisplayNoBroker)
     }
     try DetachedSelectionServer.spawn(
       selection: selection, display: display,
@@ -65,7 +65,7 @@ public enum Paster {
     let (selection, display) = try directSource(request)
     // Plain text, the common paste, is asked for at once, as xsel does: no TARGETS round trip
     // and no type tables. Any other answer takes the general way.
-    if request.preferences.first == TypeArgument.textIdentifier,
+    if request.preferences.first == TypeArgument.textIdentifier, !DisplayServer.isWayland,
       try DisplayServer.pasteUTF8Text(selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
     {
       return
@@ -104,7 +104,7 @@ public enum Paster {
         status: .noDisplayNoBroker)
     }
     let display = environmentVariable("DISPLAY")
-    if display?.isEmpty ?? true, try TerminalClipboard.mode() != .never, TerminalClipboard.hasTerminal {
+    if !DisplayServer.isAvailable, try TerminalClipboard.mode() != .never, TerminalClipboard.hasTerminal {
       // Over SSH pbcopy copies through the terminal; the way back (an OSC 52 query) is
       // refused by most terminals, as it would let any program read the clipboard.
       throw CommandFailure(

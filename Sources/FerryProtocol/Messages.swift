@@ -309,11 +309,14 @@ public struct StatusResponse: Codable, Sendable, Hashable {
   /// The clipboard history: how much it holds, or why it is off; `nil` from a broker that
   /// does not say.
   public var history: HistoryStatusSummary?
+  /// The Wayland display bridged (through data-control); `nil` when none is, or from a
+  /// broker that does not say.
+  public var wayland: String?
 
   public init(
     version: String, protocolVersion: Int = WireProtocol.version, pid: Int32, uptime: Double,
     display: String?, x11Bridged: Bool, clipboardManager: Bool, socket: String,
-    pasteboards: [PasteboardState], history: HistoryStatusSummary? = nil
+    pasteboards: [PasteboardState], history: HistoryStatusSummary? = nil, wayland: String? = nil
   ) {
     self.version = version
     self.protocolVersion = protocolVersion
@@ -325,11 +328,12 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     self.socket = socket
     self.pasteboards = pasteboards
     self.history = history
+    self.wayland = wayland
   }
 
   enum CodingKeys: String, CodingKey {
     case version, protocolVersion, pid, uptime, display, x11Bridged, clipboardManager, socket
-    case pasteboards, history
+    case pasteboards, history, wayland
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -344,6 +348,7 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     try container.encode(socket, forKey: .socket)
     try container.encode(pasteboards, forKey: .pasteboards)
     try container.encodeIfPresent(history, forKey: .history)
+    try container.encodeIfPresent(wayland, forKey: .wayland)
   }
 }
 

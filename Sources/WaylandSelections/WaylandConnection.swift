@@ -43,7 +43,7 @@ final class WaylandConnection: @unchecked Sendable {
       throw .cannotConnect("cannot connect to the Wayland display \(name.isEmpty ? "(WAYLAND_DISPLAY is not set)" : name)")
     }
     self.display = display
-    state = WaylandState(marker: "application/x-ferry-owner-\(getpid())")
+    state = WaylandState(marker: FerryMarker.name)
     do throws(BackendError) {
       wake = try PipeTransfer.makePipe()
       for end in [wake.read, wake.write] {

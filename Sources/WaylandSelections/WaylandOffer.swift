@@ -11,7 +11,7 @@ enum WaylandOffer {
   static func make(role: SelectionRole, types: [String]) -> OwnerOffer {
     var seen = Set<UTType>()
     let targets = types.compactMap { name -> OwnerOffer.Target? in
-      guard name != WaylandOfferTable.concealedHint,
+      guard name != WaylandOfferTable.concealedHint, !FerryMarker.isMarker(name),
         let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted
       else { return nil }
       return OwnerOffer.Target(name: name, type: type)

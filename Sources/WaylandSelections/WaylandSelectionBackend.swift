@@ -102,7 +102,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
     let types = try await connection.perform { connection throws(BackendError) -> [String] in
       let state = connection.state
       guard let offer = state.current[role], let types = state.offers[offer] else { throw .noOwner(role) }
-      return types.filter { $0 != state.marker }
+      return types
     }
     return WaylandOffer.make(role: role, types: types)
   }

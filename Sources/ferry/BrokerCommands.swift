@@ -97,7 +97,12 @@ extension Ferry {
         return
       }
       print("ferry \(status.version), pid \(status.pid), up \(Int(status.uptime)) s, socket \(status.socket)")
-      print(status.x11Bridged ? "display \(status.display ?? "?"): bridged" : "no display: headless")
+      switch (status.x11Bridged ? status.display : nil, status.wayland) {
+      case (let x11?, let wayland?): print("X11 display \(x11) and Wayland display \(wayland): bridged, each to the other")
+      case (let x11?, nil): print("display \(x11): bridged")
+      case (nil, let wayland?): print("Wayland display \(wayland): bridged")
+      case (nil, nil): print("no display: headless")
+      }
       print("clipboard manager: \(status.clipboardManager ? "yes" : "no")")
       if let history = status.history { print("history: \(Self.describe(history))") }
       for board in status.pasteboards {

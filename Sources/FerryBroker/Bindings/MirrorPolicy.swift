@@ -80,12 +80,22 @@ struct MirrorPolicy: Sendable {
 
   /// The capture `id` ended with `capture` (`nil` when the offer could not be read);
   /// `changeCount` is the pasteboard's now.
-  mutating func captureEnded(_ id: Int, _ capture: OfferCapture?, changeCount: Int) -> [Action] {
+  ///
+  /// - Parameter heldAs: The pasteboard's top item when it already holds exactly what was
+  ///   captured — the copy came back through a bridge (the compositor's XWayland bridge, or
+  ///   another display server's binding): it becomes the mirror, and is not a change.
+  mutating func captureEnded(_ id: Int, _ capture: OfferCapture?, changeCount: Int, heldAs top: ItemID? = nil)
+    -> [Action]
+  {
     guard let current = capturing, current.id == id else { return [] }  // superseded
     capturing = nil
     guard let capture else { return takeOverIfTheOwnerWent() }
     if let held = mirror, held.changeCount == changeCount, held.capture.holdsTheSameData(as: capture) {
       mirror?.owner = current.owner  // the new owner offers what is already held
+      return takeOverIfTheOwnerWent()
+    }
+    if let top {
+      mirror = Mirror(owner: current.owner, capture: capture, item: top, changeCount: changeCount)
       return takeOverIfTheOwnerWent()
     }
     pendingRecord = (id, current.owner, capture)

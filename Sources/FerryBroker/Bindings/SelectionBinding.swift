@@ -144,7 +144,9 @@ final class SelectionBinding: Sendable {
   private func captureEnded(_ id: Int, _ capture: OfferCapture?, owner: OwnerToken, application: String?) -> [MirrorPolicy.Action] {
     let item = capture.map { backend.item($0, readingTheRestWithin: captureStepTimeout) }
     return policy.withLock { policy -> [MirrorPolicy.Action] in
-      let actions = policy.captureEnded(id, capture, changeCount: pasteboard.changeCount)
+      let top = pasteboard.items.first
+      let held = capture.flatMap { capture in top.flatMap { Self.holds($0, capture) ? ObjectIdentifier($0) : nil } }
+      let actions = policy.captureEnded(id, capture, changeCount: pasteboard.changeCount, heldAs: held)
       guard actions.contains(.record(id: id)), let item, let capture else {
         if capture != nil, actions.isEmpty { logger.debug("\(role): the new owner offers what is already held") }
         return actions
@@ -153,6 +155,17 @@ final class SelectionBinding: Sendable {
       let count = pasteboard.write([item])
       logger.debug("mirrored \(capture.entries.count) targets of \(role) (\(capture.byteCount) bytes) from \(owner)")
       return policy.recorded(item: ObjectIdentifier(item), changeCount: count)
+    }
+  }
+
+  /// Whether `item` already holds what `capture` got: the capture is of Ferry's own copy
+  /// (its marker among the owner's targets), or of the same bytes under the same types.
+  static func holds(_ item: PasteboardItem, _ capture: OfferCapture) -> Bool {
+    if capture.offer.advertised.contains(FerryMarker.name) { return true }
+    guard capture.isComplete, !capture.entries.isEmpty else { return false }
+    return capture.entries.allSatisfy { entry in
+      guard case .data(let stored)? = item.storedPayload(for: entry.target.type) else { return false }
+      return stored == entry.data
     }
   }
 

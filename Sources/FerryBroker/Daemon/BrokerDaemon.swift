@@ -22,8 +22,12 @@ import SelectionBackend
 public enum BrokerDaemon {
   /// How the daemon is set up.
   public struct Configuration: Sendable {
-    /// The display to bridge; `nil` or empty to run headless (socket only).
+    /// The X display to bridge (`$DISPLAY`); `nil` or empty for none.
     public var displayName: String?
+    /// The Wayland display to bridge (`$WAYLAND_DISPLAY`); `nil` or empty for none. With
+    /// both, the broker bridges both, and each to the other; with neither it runs headless
+    /// (socket only).
+    public var waylandDisplay: String?
     /// The socket.
     public var socket: SocketPath
     /// How much of a new `CLIPBOARD` owner's data is copied at once, so that it survives the
@@ -45,13 +49,14 @@ public enum BrokerDaemon {
 
     /// Creates a configuration.
     public init(
-      displayName: String?, socket: SocketPath = .resolve(), captureLimit: Int = 64 << 20,
+      displayName: String?, waylandDisplay: String? = nil, socket: SocketPath = .resolve(), captureLimit: Int = 64 << 20,
       replace: Bool = false, dataDirectory: URL? = Configuration.defaultDataDirectory(),
       history: HistorySettings = HistorySettings(), logger: Logger = Logger(label: "ferry.daemon")
     ) {
       self.history = history
       self.dataDirectory = dataDirectory
       self.displayName = displayName
+      self.waylandDisplay = waylandDisplay
       self.socket = socket
       self.captureLimit = captureLimit
       self.replace = replace
@@ -81,18 +86,8 @@ public enum BrokerDaemon {
     }
     defer { lock.release() }
 
-    var backend: (any SelectionBackend)?
-    if let name = configuration.displayName, !name.isEmpty {
-      do {
-        backend = try await openDisplay(name, servingStepTimeout: configuration.servingStepTimeout)
-      } catch {
-        throw BrokerDaemonError.display("\(error)")
-      }
-    } else {
-      logger.notice("no DISPLAY: running headless, serving the socket only")
-    }
-
-    let state = DaemonState(display: configuration.displayName, bridged: backend != nil)
+    let backends = try await openBackends(configuration, logger: logger)
+    let state = DaemonState(backends: backends)
     var serverConfiguration = BrokerSocketServer.Configuration(location: configuration.socket, status: state, logger: logger)
     // Registered types first: a restored copy may need their conversions.
     if let data = configuration.dataDirectory {
@@ -108,19 +103,23 @@ public enum BrokerDaemon {
     let history = openHistory(configuration, state: state)
     serverConfiguration.history = history
     var bridgeTasks: [Task<Void, Never>] = []
-    var bindings: [Pasteboard.Name: SelectionBinding] = [:]
-    if let backend {
+    var bindings: [Pasteboard.Name: [SelectionBinding]] = [:]
+    for opened in backends {
+      let backend = opened.backend
       let general = SelectionBinding(
         pasteboard: .general, role: .clipboard, backend: backend,
         byteBudget: configuration.captureLimit, sources: history?.sources,
         captureStepTimeout: configuration.captureStepTimeout, logger: logger)
-      // PRIMARY changes with every selection drag: record its targets, read its data on request.
-      let primary = SelectionBinding(
-        pasteboard: .primary, role: .primary, backend: backend, byteBudget: 0, sources: history?.sources,
-        captureStepTimeout: configuration.captureStepTimeout, logger: logger)
-      bindings = [.general: general, .primary: primary]
+      bindings[.general, default: []].append(general)
       bridgeTasks.append(Task { await general.run() })
-      bridgeTasks.append(Task { await primary.run() })
+      // PRIMARY changes with every selection drag: record its targets, read its data on request.
+      if backend.roles.contains(.primary) {
+        let primary = SelectionBinding(
+          pasteboard: .primary, role: .primary, backend: backend, byteBudget: 0, sources: history?.sources,
+          captureStepTimeout: configuration.captureStepTimeout, logger: logger)
+        bindings[.primary, default: []].append(primary)
+        bridgeTasks.append(Task { await primary.run() })
+      }
       if let handOver = backend.clipboardManager {
         let manager = try await handOver.becomeClipboardManager(
           save: { request in await general.saveForExitingOwner(request) },
@@ -132,8 +131,8 @@ public enum BrokerDaemon {
         if !manager { logger.notice("another clipboard manager holds the role; not taking it from it") }
       }
       backend.onConnectionLost {
-        state.setBridged(false)
-        logger.error("the display went away; serving the socket only")
+        state.setBridged(opened.kind, false)
+        logger.error("the display went away (\(opened.kind.rawValue) \(opened.display)); serving the socket and any other display")
       }
     }
 
@@ -142,17 +141,19 @@ public enum BrokerDaemon {
         let board = Pasteboard.named(Pasteboard.Name(rawValue: name))
         bridgeTasks.append(Task { await history.follow(board) })
       }
-      await restoreNewest(from: history, binding: bindings[.general], logger: logger)
+      await restoreNewest(from: history, binding: bindings[.general]?.first, logger: logger)
     }
     // A write is acknowledged once its copy is on the selection (see PublicationGate).
     // Without the display (it went away) there is no selection to wait for.
     serverConfiguration.publication = { [bindings, state] name, count in
-      guard state.isBridged else { return }
-      _ = await bindings[name]?.published.wait(for: count, within: SelectionBinding.publicationTimeout)
+      for binding in bindings[name] ?? [] where state.isBridged(binding.backend) {
+        _ = await binding.published.wait(for: count, within: SelectionBinding.publicationTimeout)
+      }
     }
     serverConfiguration.trimsHeapWhenIdle = true
     let server = try await BrokerSocketServer.bind(serverConfiguration)
-    logger.info("listening on \(server.path)\(backend == nil ? "" : " for display \(configuration.displayName ?? "")")")
+    let displays = backends.map { "\($0.kind.rawValue) display \($0.display)" }.joined(separator: " and ")
+    logger.info("listening on \(server.path)\(displays.isEmpty ? "" : " for \(displays)")")
     let serving = Task { try await server.serve() }
     ServiceReadiness.notifyReady(status: "serving \(server.path)")
     await SignalWaiter.waitForTermination()
@@ -162,7 +163,7 @@ public enum BrokerDaemon {
     serving.cancel()
     // The server removes its socket file as it ends: wait for it, or the file stays behind.
     _ = try? await serving.value
-    backend?.close()
+    backends.forEach { $0.backend.close() }
     return .stopped
   }
 }
@@ -206,16 +207,18 @@ extension BrokerDaemon {
 /// What `ferry status` reports, kept current by the daemon.
 final class DaemonState: BrokerStatusProvider {
   private let started = ContinuousClock.now
-  private let display: String?
-  private let flags: TrackedMutex<(bridged: Bool, manager: Bool)>
+  private let displays: [OpenedBackend]
+  private let flags: TrackedMutex<(bridged: Set<DisplayKind>, manager: Bool)>
 
-  init(display: String?, bridged: Bool) {
-    self.display = display
-    flags = TrackedMutex((bridged, false))
+  init(backends: [OpenedBackend]) {
+    displays = backends
+    flags = TrackedMutex((Set(backends.map(\.kind)), false))
   }
 
   func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
-  func setBridged(_ value: Bool) { flags.withLock { $0.bridged = value } }
+  func setBridged(_ kind: DisplayKind, _ value: Bool) {
+    flags.withLock { if value { $0.bridged.insert(kind) } else { $0.bridged.remove(kind) } }
+  }
 
   private let historyProblemText = TrackedMutex<String?>(nil)
   /// Why the history is off (a reason, without "off"), for `ferry status` and the history
@@ -223,13 +226,18 @@ final class DaemonState: BrokerStatusProvider {
   var historyProblem: String? { historyProblemText.withLock { $0 } }
   func setHistoryProblem(_ text: String) { historyProblemText.withLock { $0 = text } }
 
-  /// Whether the display is still there.
-  var isBridged: Bool { flags.withLock { $0.bridged } }
+  /// Whether the display server of `backend` is still there.
+  func isBridged(_ backend: any SelectionBackend) -> Bool {
+    guard let kind = displays.first(where: { $0.backend === backend })?.kind else { return false }
+    return flags.withLock { $0.bridged.contains(kind) }
+  }
 
   func status() async -> BrokerStatus {
     let (bridged, manager) = flags.withLock { $0 }
+    let x11 = displays.first { $0.kind == .x11 && bridged.contains(.x11) }?.display
+    let wayland = displays.first { $0.kind == .wayland && bridged.contains(.wayland) }?.display
     return BrokerStatus(
-      uptime: ContinuousClock.now - started, display: bridged ? display : nil, x11Bridged: bridged,
+      uptime: ContinuousClock.now - started, display: x11, x11Bridged: x11 != nil, wayland: wayland,
       clipboardManager: manager, historyProblem: historyProblem)
   }
 }

@@ -27,6 +27,8 @@ public struct BrokerStatus: Sendable, Hashable {
   public var display: String?
   /// Whether pasteboards are published as X11 selections.
   public var x11Bridged: Bool
+  /// The Wayland display bridged (through data-control), or `nil`.
+  public var wayland: String?
   /// Whether the broker holds the X11 clipboard-manager role.
   public var clipboardManager: Bool
   /// The pasteboards to report, in order. Pasteboards used through the socket are added
@@ -39,7 +41,7 @@ public struct BrokerStatus: Sendable, Hashable {
   /// Creates a status.
   public init(
     version: String = BrokerStatus.softwareVersion, pid: Int32 = getpid(), uptime: Duration = .zero,
-    display: String? = nil, x11Bridged: Bool = false, clipboardManager: Bool = false,
+    display: String? = nil, x11Bridged: Bool = false, wayland: String? = nil, clipboardManager: Bool = false,
     pasteboards: [Pasteboard.Name] = [.general, .primary], historyProblem: String? = nil
   ) {
     self.version = version
@@ -47,6 +49,7 @@ public struct BrokerStatus: Sendable, Hashable {
     self.uptime = uptime
     self.display = display
     self.x11Bridged = x11Bridged
+    self.wayland = wayland
     self.clipboardManager = clipboardManager
     self.pasteboards = pasteboards
     self.historyProblem = historyProblem

@@ -201,7 +201,7 @@ struct BrokerSocketConnection {
         uptime: Double(seconds) + Double(attoseconds) / 1e18, display: status.display,
         x11Bridged: status.x11Bridged, clipboardManager: status.clipboardManager,
         socket: context.configuration.location.path, pasteboards: boards,
-        history: await historyStatus(problem: status.historyProblem)))
+        history: await historyStatus(problem: status.historyProblem), wayland: status.wayland))
   }
 
   // MARK: - Frames

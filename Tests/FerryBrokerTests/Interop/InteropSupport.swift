@@ -33,13 +33,16 @@ struct MissingBuildProduct: Error, CustomStringConvertible {
 final class BrokerFixture: @unchecked Sendable {
   let runtime: URL
   let display: String?
+  /// Added to the environment of everything the fixture runs (`WAYLAND_DISPLAY`).
+  let extraEnvironment: [String: String]
   private(set) var daemon: PeerProcess?
 
   /// Creates the environment; starts a broker when `start` is set.
-  init(display: String?, start: Bool) async throws {
+  init(display: String?, start: Bool, environment extra: [String: String] = [:]) async throws {
     runtime = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-it-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     self.display = display
+    extraEnvironment = extra
     if start { try await startDaemon() }
   }
 
@@ -50,7 +53,7 @@ final class BrokerFixture: @unchecked Sendable {
       "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path,
       "XDG_DATA_HOME": runtime.appendingPathComponent(".local/share").path,
       "XDG_CONFIG_HOME": runtime.appendingPathComponent(".config").path, "FERRY_CONFIG": "",
-    ]
+    ].merging(extraEnvironment) { $1 }
   }
 
   /// Writes the broker's configuration file (`~/.config/ferry/config` of the fixture's home).

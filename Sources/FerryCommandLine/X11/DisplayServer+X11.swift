@@ -7,12 +7,11 @@ import X11Selections
   import Musl
 #endif
 
-/// The display server the command-line tools talk to when no broker runs: the X display.
-enum DisplayServer {
-  /// Connects to the display `displayName` (`nil`: `$DISPLAY`).
+extension DisplayServer {
+  /// Connects to the X display `displayName` (`nil`: `$DISPLAY`).
   ///
-  /// - Throws: ``BackendError/cannotConnect(_:)``.
-  static func connect(displayName: String?) throws(BackendError) -> any SelectionBackend {
+  /// - Throws: `BackendError.cannotConnect(_:)`.
+  static func connectX11(displayName: String?) throws(BackendError) -> any SelectionBackend {
     try X11SelectionBackend(displayName: displayName)
   }
 

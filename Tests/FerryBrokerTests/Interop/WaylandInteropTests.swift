@@ -1,0 +1,171 @@
+import FerryClient
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Ferry on Wayland against headless sway 1.7 and wl-clipboard: the broker mirrors Wayland
+/// copies and serves its own, PRIMARY both ways, a copy outliving its owner, one change per
+/// copy, and X11 ↔ Wayland through XWayland with no X window focused (sway itself bridges
+/// only for a focused X window).
+@Suite(.serialized, .skipsWithoutPeers) struct WaylandInteropTests {
+  let session: WaylandSession
+
+  init() async throws {
+    session = try await WaylandSession.dedicated("WaylandInteropTests")
+  }
+
+  private func broker(x11 display: String? = nil) async throws -> BrokerFixture {
+    try await BrokerFixture(display: display, start: true, environment: ["WAYLAND_DISPLAY": session.socketPath])
+  }
+
+  /// Waits until `pbpaste` (with `arguments`) prints `text`.
+  private func pastes(_ fixture: BrokerFixture, _ text: String, _ arguments: [String] = []) async -> Bool {
+    await Deadline.wait(for: .seconds(20)) {
+      (try? await fixture.run(["pbpaste"] + arguments).stdoutText) == text
+    }
+  }
+
+  /// Waits until `wl-paste` (with `arguments`) prints `text`.
+  private func wlPastes(_ text: String, _ arguments: [String] = []) async -> Bool {
+    await Deadline.wait(for: .seconds(20)) {
+      (try? await session.run(["wl-paste", "--no-newline"] + arguments).stdoutText) == text
+    }
+  }
+
+  private func changeCount(_ fixture: BrokerFixture) async throws -> Int {
+    let status = try await fixture.run(["ferry", "status", "--json"])
+    let decoded = try JSONDecoder().decode(StatusSummary.self, from: status.stdout)
+    return decoded.pasteboards.first { $0.pasteboard == "general" }?.changeCount ?? -1
+  }
+
+  private struct StatusSummary: Decodable {
+    struct Board: Decodable {
+      var pasteboard: String
+      var changeCount: Int
+    }
+    var wayland: String?
+    var pasteboards: [Board]
+  }
+
+  @Test func statusNamesTheWaylandDisplay() async throws {
+    let fixture = try await broker()
+    let status = try await fixture.run(["ferry", "status"])
+    #expect(status.stdoutText.contains("Wayland display \(session.socketPath): bridged"), "\(status.stdoutText)")
+    let json = try JSONDecoder().decode(StatusSummary.self, from: try await fixture.run(["ferry", "status", "--json"]).stdout)
+    #expect(json.wayland == session.socketPath)
+  }
+
+  @Test func aWlCopyPastesThroughTheBroker() async throws {
+    let fixture = try await broker()
+    #expect(try await session.runServing(["wl-copy", "--type", "text/html", "<i>wayland</i>"]).status == 0)
+    #expect(await pastes(fixture, "<i>wayland</i>", ["--type", "public.html"]))
+    let types = try await fixture.run(["pbpaste", "--list-types"])
+    #expect(types.stdoutText.split(separator: "\n").first == "public.html", "\(types.stdoutText)")
+  }
+
+  @Test func aPbcopyPastesInWlPasteWithItsTypesInOrder() async throws {
+    let fixture = try await broker()
+    let html = fixture.runtime.appendingPathComponent("copy.html")
+    let text = fixture.runtime.appendingPathComponent("copy.txt")
+    try Data("<b>x</b>".utf8).write(to: html)
+    try Data("x".utf8).write(to: text)
+    let copied = try await fixture.run(["ferry", "copy", "--type", "public.html", html.path, "--type", "text", text.path])
+    #expect(copied.status == 0, "\(copied.stderrText)")
+    #expect(await wlPastes("x"))
+    let listed = try await session.run(["wl-paste", "--list-types"]).stdoutText.split(separator: "\n").map(String.init)
+    #expect(listed.first == "text/html", "\(listed)")
+    #expect(try await session.run(["wl-paste", "--no-newline", "--type", "text/html"]).stdoutText == "<b>x</b>")
+  }
+
+  @Test func primaryBothWays() async throws {
+    let fixture = try await broker()
+    #expect(try await session.runServing(["wl-copy", "--primary", "selected on wayland"]).status == 0)
+    #expect(await pastes(fixture, "selected on wayland", ["-pboard", "primary"]))
+    #expect(try await fixture.run(["pbcopy", "-pboard", "primary"], input: Data("from ferry".utf8)).status == 0)
+    #expect(await wlPastes("from ferry", ["--primary"]))
+  }
+
+  @Test func aCopyOutlivesItsOwner() async throws {
+    let fixture = try await broker()
+    let owner = try await session.peer(["wl-copy", "--foreground", "--type", "text/plain;charset=utf-8", "kept"])
+    #expect(await pastes(fixture, "kept"))
+    let count = try await changeCount(fixture)
+    _ = try await DetachedThread.run { owner.kill() }
+    #expect(await wlPastes("kept"), "the broker serves the copy once its owner has gone")
+    #expect(try await changeCount(fixture) == count, "taking the copy over is not a change")
+  }
+
+  @Test func eachCopyIsOneChange() async throws {
+    let fixture = try await broker()
+    let before = try await changeCount(fixture)
+    #expect(try await session.runServing(["wl-copy", "one"]).status == 0)
+    #expect(await pastes(fixture, "one"))
+    #expect(try await fixture.run(["pbcopy"], input: Data("two".utf8)).status == 0)
+    #expect(await wlPastes("two"))
+    #expect(try await session.runServing(["wl-copy", "three"]).status == 0)
+    #expect(await pastes(fixture, "three"))
+    #expect(try await changeCount(fixture) == before + 3)
+  }
+
+  @Test func x11AndWaylandAreBridgedWithNoWindowFocused() async throws {
+    let display = try await DetachedThread.run { try session.xDisplay() }
+    let fixture = try await broker(x11: display)
+    let before = try await changeCount(fixture)
+    let xclip = try await DetachedThread.run {
+      try PeerProcess.run(["xclip", "-selection", "clipboard", "-i"], display: display, input: Data("from X".utf8))
+    }
+    #expect(xclip.status == 0)
+    #expect(await wlPastes("from X"), "an X copy pastes in a Wayland program")
+    #expect(try await session.runServing(["wl-copy", "from Wayland"]).status == 0)
+    let pasted = await Deadline.wait(for: .seconds(20)) {
+      let result = try? await DetachedThread.run {
+        try PeerProcess.run(["xclip", "-selection", "clipboard", "-o"], display: display)
+      }
+      return result?.stdoutText == "from Wayland"
+    }
+    #expect(pasted, "a Wayland copy pastes in an X program")
+    #expect(try await changeCount(fixture) == before + 2, "each copy is recorded once")
+  }
+}
+
+/// Ferry's tools on Wayland without a broker, as wl-clipboard works.
+@Suite(.serialized, .skipsWithoutPeers) struct WaylandDirectTests {
+  let session: WaylandSession
+
+  init() async throws {
+    session = try await WaylandSession.dedicated("WaylandDirectTests")
+  }
+
+  private func fixture() async throws -> BrokerFixture {
+    try await BrokerFixture(display: nil, start: false, environment: ["WAYLAND_DISPLAY": session.socketPath])
+  }
+
+  @Test func pbcopyLeavesAServerAndPbpasteReadsDirectly() async throws {
+    let tools = try await fixture()
+    let copied = try await tools.run(["pbcopy"], input: Data("no broker".utf8))
+    #expect(copied.status == 0, "\(copied.stderrText)")
+    #expect(try await session.run(["wl-paste", "--no-newline"]).stdoutText == "no broker")
+    #expect(try await session.runServing(["wl-copy", "--type", "text/html", "<p>direct</p>"]).status == 0)
+    let pasted = try await tools.run(["pbpaste", "--type", "public.html"])
+    #expect(pasted.status == 0, "\(pasted.stderrText)")
+    #expect(pasted.stdoutText == "<p>direct</p>")
+    let types = try await tools.run(["pbpaste", "--list-types"])
+    #expect(types.stdoutText.split(separator: "\n").first == "public.html")
+  }
+
+  @Test func pbpasteWithNothingCopiedSaysSo() async throws {
+    let tools = try await fixture()
+    #expect(try await session.run(["wl-copy", "--clear"]).status == 0)
+    let pasted = try await tools.run(["pbpaste"])
+    #expect(pasted.status == 1)
+    #expect(pasted.stderrText.contains("nobody owns CLIPBOARD"), "\(pasted.stderrText)")
+  }
+
+  @Test func aCompositorThatIsNotThereIsOneLine() async throws {
+    let tools = try await BrokerFixture(display: nil, start: false, environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-9"])
+    let pasted = try await tools.run(["pbpaste"])
+    #expect(pasted.status == 3)
+    #expect(pasted.stderrText.split(separator: "\n").count == 1, "\(pasted.stderrText)")
+    #expect(pasted.stderrText.contains("cannot connect to the Wayland display /nonexistent/wayland-9"))
+  }
+}
