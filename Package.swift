@@ -201,7 +201,7 @@ let package = Package(
     .target(
       name: "WaylandSelections",
       dependencies: [
-        "CWaylandDataControl", "SelectionBackend", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem", "DetachedThreads",
+        "CFerrySystem", "SelectionBackend", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem", "DetachedThreads",
       ]),
     // The headless Wayland session of FerryTestSupport and the glue, against a real sway.
     .testTarget(

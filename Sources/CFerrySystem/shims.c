@@ -2,6 +2,9 @@
 // header Swift imports names only standard types.
 #define _GNU_SOURCE 1
 #include <spawn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "include/CFerrySystem.h"
@@ -27,4 +30,48 @@ void cferry_sanitizer_acquire(const void *address) {
 }
 void cferry_sanitizer_release(const void *address) {
   if (__tsan_release) __tsan_release((void *)address);
+}
+
+long cferry_send_with_descriptors(int socket, const void *bytes, unsigned long length, const int *descriptors, int count) {
+  struct iovec vector = {.iov_base = (void *)bytes, .iov_len = length};
+  struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1};
+  union {
+    char buffer[CMSG_SPACE(28 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  if (count > 28) count = 28;
+  if (count > 0) {
+    memset(&control, 0, sizeof control);
+    message.msg_control = control.buffer;
+    message.msg_controllen = CMSG_SPACE(count * sizeof(int));
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(count * sizeof(int));
+    memcpy(CMSG_DATA(header), descriptors, count * sizeof(int));
+  }
+  return sendmsg(socket, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+long cferry_receive_with_descriptors(int socket, void *bytes, unsigned long capacity, int *descriptors, int room, int *received) {
+  struct iovec vector = {.iov_base = bytes, .iov_len = capacity};
+  union {
+    char buffer[CMSG_SPACE(28 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.buffer,
+                           .msg_controllen = sizeof control.buffer};
+  *received = 0;
+  long count = recvmsg(socket, &message, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+  if (count < 0) return count;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    int *incoming = (int *)CMSG_DATA(header);
+    for (int i = 0; i < n; i++) {
+      if (*received < room) descriptors[(*received)++] = incoming[i];
+      else close(incoming[i]);
+    }
+  }
+  return count;
 }

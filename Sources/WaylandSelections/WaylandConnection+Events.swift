@@ -1,4 +1,3 @@
-import CWaylandDataControl
 import DetachedThreads
 import FerrySystem
 import FoundationEssentials
@@ -11,45 +10,87 @@ import SelectionBackend
 #endif
 
 extension WaylandConnection {
+  /// Handles one event, by what its object is and its opcode.
+  func handle(_ event: inout WaylandWire.Event) {
+    if event.object == WaylandWire.display {
+      switch event.opcode {
+      case 0:  // error(object, code, message)
+        let object = event.uint()
+        let code = event.uint()
+        state.protocolError = "error \(code) on object \(object): \(event.string() ?? "")"
+      case 1:  // delete_id(id)
+        let id = event.uint()
+        state.objects.removeValue(forKey: id)
+        wire.release(id)
+      default: break
+      }
+      return
+    }
+    switch (state.objects[event.object], event.opcode) {
+    case (.registry?, 0):  // global(name, interface, version)
+      let name = event.uint()
+      let interface = event.string() ?? ""
+      bindGlobal(name: name, interface: interface, version: event.uint())
+    case (.setupCallback?, 0):
+      state.setupDone = true
+    case (.syncCallback?, 0):
+      state.syncWaiters.removeValue(forKey: event.object)?.resume()
+    case (.device?, 0):  // data_offer(new id)
+      let offer = event.uint()
+      state.objects[offer] = .offer
+      state.offers[offer] = []
+    case (.device?, 1):  // selection(offer or null)
+      let offer = event.uint()
+      state.select(.clipboard, offer == 0 ? nil : offer, on: wire)
+    case (.device?, 2):  // finished: the device is no longer valid (the seat went)
+      state.lost = true
+      state.lostHandlers.forEach { $0() }
+    case (.device?, 3):  // primary_selection(offer or null)
+      let offer = event.uint()
+      state.select(.primary, offer == 0 ? nil : offer, on: wire)
+    case (.offer?, 0):  // offer(mime type)
+      if let type = event.string() { state.offers[event.object, default: []].append(type) }
+    case (.source?, 0):  // send(mime type, fd)
+      let type = event.string() ?? ""
+      if let descriptor = event.descriptor() { serve(event.object, type, descriptor) }
+    case (.source?, 1):  // cancelled
+      cancelled(event.object)
+    default:
+      break  // the seat's capabilities and name, a global gone: nothing Ferry needs
+    }
+  }
+
   /// The registry announced a global: the seat and the data-control manager are bound,
   /// `ext-data-control-v1` in preference to wlr's.
-  func bindGlobal(name: UInt32, interface: String, version: UInt32) {
+  private func bindGlobal(name: UInt32, interface: String, version: UInt32) {
+    func bind(_ kind: WaylandState.Kind, at bound: UInt32) -> UInt32 {
+      let id = wire.newID()
+      state.objects[id] = kind
+      // wl_registry.bind(name, new_id of any interface: its name, its version, the id)
+      wire.send(state.registry ?? 0, 0, [.uint(name), .string(interface), .uint(bound), .newID(id)])
+      return id
+    }
     switch interface {
     case "wl_seat" where state.seat == nil:
-      state.seat = OpaquePointer(wl_registry_bind(state.registry, name, ferry_wl_seat_interface(), 1))
-      wl_seat_add_listener(state.seat, listeners.seat, context)
-    case "ext_data_control_manager_v1" where state.ext == 0:
-      if let wlr = state.manager { ferry_dc_destroy_manager(0, UnsafeMutableRawPointer(wlr)) }
-      state.manager = OpaquePointer(wl_registry_bind(state.registry, name, ferry_ext_data_control_manager_v1_interface(), 1))
-      state.ext = 1
+      state.seat = bind(.seat, at: 1)
+    case "ext_data_control_manager_v1" where !state.isExt:
+      if let wlr = state.manager { wire.send(wlr, 2) }  // ext replaces a wlr manager bound first
+      state.manager = bind(.manager, at: 1)
+      state.isExt = true
       state.managerVersion = 1
     case "zwlr_data_control_manager_v1" where state.manager == nil:
       // As wl-clipboard: the newest version both sides know, at most 2 (PRIMARY).
       let bound = min(version, 2)
-      state.manager = OpaquePointer(
-        wl_registry_bind(state.registry, name, ferry_zwlr_data_control_manager_v1_interface(), bound))
+      state.manager = bind(.manager, at: bound)
       state.managerVersion = bound
     default:
       break
     }
   }
 
-  /// A new offer: its MIME types follow, then the selection event that makes it current.
-  func introduce(_ offer: UnsafeMutableRawPointer) {
-    state.offers[offer] = []
-    _ = ferry_dc_add_offer_listener(offer, listeners.offer, context)
-  }
-
-  /// The data device is no longer valid (the seat went): as good as a lost connection.
-  func deviceFinished() {
-    state.lost = true
-    state.lostHandlers.forEach { $0() }
-    state.closing = true
-  }
-
   /// A reader asks one of Ferry's sources for `type`: the bytes are produced and written on
   /// threads of their own, never here (the reader may be this very process).
-  func serve(_ source: UnsafeMutableRawPointer, _ type: String, _ descriptor: Int32) {
+  private func serve(_ source: UInt32, _ type: String, _ descriptor: Int32) {
     let output = FileDescriptor(rawValue: descriptor)
     guard let own = state.sources[source] else { return (try? output.close()) ?? () }
     let stepTimeout = servingStepTimeout
@@ -63,9 +104,9 @@ extension WaylandConnection {
 
   /// One of Ferry's sources was replaced: it is destroyed, and its owner told when another
   /// client took the selection.
-  func cancelled(_ source: UnsafeMutableRawPointer) {
+  private func cancelled(_ source: UInt32) {
     guard let own = state.sources.removeValue(forKey: source) else { return }
-    ferry_dc_destroy_source(state.ext, source)
+    wire.send(source, 1)  // destroy
     if state.ownSource[own.role] == source {
       state.ownSource[own.role] = nil
       own.onLost()

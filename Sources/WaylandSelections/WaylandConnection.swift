@@ -1,4 +1,3 @@
-import CWaylandDataControl
 import DetachedThreads
 import FerrySystem
 import FoundationEssentials
@@ -14,22 +13,20 @@ import SelectionBackend
 /// the only one to touch it.
 ///
 /// `ext-data-control-v1` is bound when the compositor offers it, `zwlr_data_control_manager_v1`
-/// (version 2 at most, for PRIMARY) otherwise, and both go through one code path (their
-/// requests and events are the same, in the same order). The thread polls the display and a
-/// wake-up descriptor; work from other threads reaches it as jobs (``perform(_:)``). Every
-/// listener slot is filled: libwayland aborts on an event whose slot is empty.
+/// (version 2 at most, for PRIMARY) otherwise; both take the same path, as their requests and
+/// events are the same, in the same order. The thread polls the socket and a wake-up pipe;
+/// work from other threads reaches it as jobs (``perform(_:)``).
 final class WaylandConnection: @unchecked Sendable {
   // Everything below is touched on the Wayland thread only, but for what `init` sets up
   // before the thread starts and the job queue, which has its own lock.
-  let display: OpaquePointer
+  let wire: WaylandWire
   let state: WaylandState
-  /// A pipe whose reading end the thread polls beside the display: a byte wakes it for jobs.
+  /// How long a reader of Ferry's sources may take for each chunk.
+  let servingStepTimeout: Duration
+  /// A pipe whose reading end the thread polls beside the socket: a byte wakes it for jobs.
   private let wake: (read: FileDescriptor, write: FileDescriptor)
   /// Jobs for the thread, and whether it has ended (jobs then run at once, and fail).
   private let jobs = TrackedMutex<(queue: [@Sendable (WaylandConnection) -> Void], ended: Bool)>(([], false))
-  let listeners = WaylandListeners()
-  /// How long a reader of Ferry's sources may take for each chunk.
-  let servingStepTimeout: Duration
 
   /// Connects to `socket` (`nil`: `$WAYLAND_DISPLAY`), binds the seat and the data-control
   /// manager, reads the current selections, and starts the thread.
@@ -38,22 +35,13 @@ final class WaylandConnection: @unchecked Sendable {
   ///   data-control protocol (GNOME, weston).
   init(socket: String?, servingStepTimeout: Duration = .seconds(5)) throws(BackendError) {
     self.servingStepTimeout = servingStepTimeout
-    guard let display = wl_display_connect(socket) else {
-      let name = socket ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
-      throw .cannotConnect("cannot connect to the Wayland display \(name.isEmpty ? "(WAYLAND_DISPLAY is not set)" : name)")
-    }
-    self.display = display
+    wire = try WaylandWire(name: socket)
     state = WaylandState(marker: FerryMarker.name)
-    do throws(BackendError) {
-      wake = try PipeTransfer.makePipe()
-      for end in [wake.read, wake.write] {
-        _ = fcntl(end.rawValue, F_SETFL, fcntl(end.rawValue, F_GETFL) | O_NONBLOCK)
-      }
-      try setUp()
-    } catch {
-      wl_display_disconnect(display)
-      throw error
+    wake = try PipeTransfer.makePipe()
+    for end in [wake.read, wake.write] {
+      _ = fcntl(end.rawValue, F_SETFL, fcntl(end.rawValue, F_GETFL) | O_NONBLOCK)
     }
+    try setUp()
     signal(SIGPIPE, SIG_IGN)
     let started = DetachedThread.start(name: "ferry-wayland") { [self] in run() }
     guard started else { throw .failed("cannot start the Wayland thread") }
@@ -64,41 +52,50 @@ final class WaylandConnection: @unchecked Sendable {
     try? wake.write.close()
   }
 
-  var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
   /// Binds what the registry announces, then the data device, and waits for the current
   /// selections: all on the calling thread, before the Wayland thread exists.
   private func setUp() throws(BackendError) {
-    state.registry = wl_display_get_registry(display)
-    wl_registry_add_listener(state.registry, listeners.registry, context)
+    let registry = wire.newID()
+    state.objects[registry] = .registry
+    state.registry = registry
+    wire.send(WaylandWire.display, 1, [.newID(registry)])  // wl_display.get_registry
     try roundtrip()
     guard let seat = state.seat else { throw .cannotConnect("the Wayland compositor has no seat") }
     guard let manager = state.manager else {
       throw .cannotConnect(
-        "the Wayland compositor offers no data-control protocol (ext-data-control-v1 or wlr-data-control; GNOME and weston have neither): X11 programs still work through XWayland and DISPLAY, and the broker's socket works everywhere")
+        "the Wayland compositor offers no data-control protocol (ext-data-control-v1 or wlr-data-control; GNOME and weston have neither): X11 programs still work through XWayland and DISPLAY, and the broker's socket everywhere")
     }
-    state.device = ferry_dc_get_data_device(state.ext, UnsafeMutableRawPointer(manager), seat)
-    _ = ferry_dc_add_device_listener(state.device, listeners.device, context)
+    let device = wire.newID()
+    state.objects[device] = .device
+    state.device = device
+    wire.send(manager, 1, [.newID(device), .object(seat)])  // get_data_device
     try roundtrip()
   }
 
-  /// `wl_display_sync`, dispatched until its `done`, on the calling thread (setup only).
+  /// `wl_display.sync`, read and dispatched until its `done`, on the calling thread (setup
+  /// only).
   private func roundtrip() throws(BackendError) {
-    var done = false
-    try withUnsafeMutablePointer(to: &done) { flag throws(BackendError) in
-      let callback = wl_display_sync(display)
-      wl_callback_add_listener(callback, listeners.callback, flag)
-      let deadline = ContinuousClock.now + .seconds(10)
-      while !flag.pointee {
-        guard wl_display_dispatch_pending(display) >= 0 else { throw .connectionLost }
-        if flag.pointee { break }
-        guard wl_display_flush(display) >= 0 || errno == EAGAIN else { throw .connectionLost }
-        var entries = [PollEntry(FileDescriptor(rawValue: wl_display_get_fd(display)), for: .readable)]
-        guard (try? Poll.wait(&entries, until: deadline)) ?? 0 > 0 else {
-          throw .cannotConnect("the Wayland compositor did not answer in time")
-        }
-        guard wl_display_dispatch(display) >= 0 else { throw .connectionLost }
+    let callback = wire.newID()
+    state.objects[callback] = .setupCallback
+    state.setupDone = false
+    wire.send(WaylandWire.display, 0, [.newID(callback)])
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !state.setupDone {
+      try wire.flush()
+      var entries = [PollEntry(wire.socket, for: wire.hasOutput ? [.readable, .writable] : .readable)]
+      guard (try? Poll.wait(&entries, until: deadline)) ?? 0 > 0 else {
+        throw .cannotConnect("the Wayland compositor did not answer in time")
       }
+      guard try wire.receive() else { throw .connectionLost }
+      try dispatchEvents()
+      if let error = state.protocolError { throw .cannotConnect("the Wayland compositor refused Ferry: \(error)") }
+    }
+  }
+
+  /// Handles every whole event that has arrived.
+  private func dispatchEvents() throws(BackendError) {
+    while var event = wire.nextEvent() {
+      handle(&event)
     }
   }
 
@@ -114,14 +111,15 @@ final class WaylandConnection: @unchecked Sendable {
   }
 
   /// Waits until the compositor has handled every request sent so far, and this connection
-  /// has dispatched the events it sent before answering (`wl_display_sync`).
+  /// has handled the events it sent before answering (`wl_display.sync`).
   func sync() async {
-    await withCheckedContinuation { continuation in
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       submit { connection in
         guard !connection.state.lost else { return continuation.resume() }
-        let waiter = Unmanaged.passRetained(SyncWaiter(continuation)).toOpaque()
-        let callback = wl_display_sync(connection.display)
-        wl_callback_add_listener(callback, connection.listeners.syncCallback, waiter)
+        let callback = connection.wire.newID()
+        connection.state.objects[callback] = .syncCallback
+        connection.state.syncWaiters[callback] = continuation
+        connection.wire.send(WaylandWire.display, 0, [.newID(callback)])
       }
     }
   }
@@ -146,51 +144,48 @@ final class WaylandConnection: @unchecked Sendable {
     }
   }
 
-  /// The Wayland thread: the documented race-free reading loop (`wl_display_prepare_read`),
-  /// with the wake-up descriptor beside the display's, until the connection ends.
+  /// The Wayland thread: reads and handles events, runs jobs, sends requests, until the
+  /// connection ends.
   private func run() {
-    let descriptor = FileDescriptor(rawValue: wl_display_get_fd(display))
-    while !state.closing {
-      while wl_display_prepare_read(display) != 0 {
-        if wl_display_dispatch_pending(display) < 0 { return connectionLost() }
+    while !state.closing && !state.lost {
+      var entries = [
+        PollEntry(wire.socket, for: wire.hasOutput ? [.readable, .writable] : .readable),
+        PollEntry(wake.read, for: .readable),
+      ]
+      _ = try? Poll.wait(&entries, until: nil)
+      do throws(BackendError) {
+        if entries[0].isReady {
+          guard try wire.receive() else { throw .connectionLost }
+          try dispatchEvents()
+          if state.protocolError != nil { throw .connectionLost }
+        }
+        if entries[1].isReady {
+          var drained = [UInt8](repeating: 0, count: 256)
+          _ = Glibc.read(wake.read.rawValue, &drained, drained.count)
+        }
+        for job in takeJobs() { job(self) }
+        try wire.flush()
+      } catch {
+        state.lost = true
+        state.lostHandlers.forEach { $0() }
       }
-      if wl_display_flush(display) < 0, errno != EAGAIN {
-        wl_display_cancel_read(display)
-        return connectionLost()
-      }
-      var entries = [PollEntry(descriptor, for: .readable), PollEntry(wake.read, for: .readable)]
-      let ready = (try? Poll.wait(&entries, until: nil)) ?? 0
-      if ready > 0, entries[0].isReady {
-        if wl_display_read_events(display) < 0 { return connectionLost() }
-      } else {
-        wl_display_cancel_read(display)
-      }
-      if wl_display_dispatch_pending(display) < 0 { return connectionLost() }
-      if entries[1].isReady {
-        var drained = [UInt8](repeating: 0, count: 256)
-        _ = Glibc.read(wake.read.rawValue, &drained, drained.count)
-      }
-      for job in takeJobs() { job(self) }
-      _ = wl_display_flush(display)
     }
     shutDown()
   }
 
-  /// The compositor went away: every watcher and waiter hears it, then the connection ends.
-  private func connectionLost() {
-    state.lost = true
-    state.lostHandlers.forEach { $0() }
-    shutDown()
-  }
-
-  /// Destroys every object, disconnects, and fails the jobs still queued (on the Wayland
-  /// thread, as its last act).
+  /// Destroys Ferry's objects, ends every watcher, and fails the jobs still queued (on the
+  /// Wayland thread, as its last act); the socket closes with the wire.
   private func shutDown() {
+    if !state.lost {
+      state.destroyAll(on: wire)
+      try? wire.flush()
+    }
     state.lost = true
     state.finishWatchers()
-    state.destroyAll()
-    wl_display_disconnect(display)
+    for waiter in state.syncWaiters.values { waiter.resume() }
+    state.syncWaiters = [:]
     for job in takeJobs(ending: true) { job(self) }
+    try? wire.socket.close()
   }
 
   /// Ends the thread: the selections this connection owns are given up.

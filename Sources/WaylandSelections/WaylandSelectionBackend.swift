@@ -1,4 +1,3 @@
-import CWaylandDataControl
 import DetachedThreads
 import FerrySystem
 import FoundationEssentials
@@ -41,24 +40,21 @@ public final class WaylandSelectionBackend: SelectionBackend {
   ) async throws(BackendError) {
     try Self.check(role)
     try await connection.perform { connection throws(BackendError) in
-      let state = connection.state
-      if role == .primary, state.ext == 0, state.managerVersion < 2 { throw .unsupported(role) }
+      let (state, wire) = (connection.state, connection.wire)
+      if role == .primary, !state.hasPrimary { throw .unsupported(role) }
       if onlyIfUnowned, let offer = state.current[role], !(state.offers[offer]?.contains(state.marker) ?? false) {
         throw .ownershipRefused(role)
       }
-      guard let manager = state.manager, let device = state.device,
-        let source = ferry_dc_create_data_source(state.ext, UnsafeMutableRawPointer(manager))
-      else { throw .failed("cannot make a data source") }
+      guard let manager = state.manager, let device = state.device else { throw .connectionLost }
+      let source = wire.newID()
+      state.objects[source] = .source
+      wire.send(manager, 0, [.newID(source)])  // create_data_source
       let table = WaylandOfferTable(item: item, marker: state.marker)
-      _ = ferry_dc_add_source_listener(source, connection.listeners.source, connection.context)
-      for entry in table.entries { ferry_dc_source_offer(state.ext, source, entry.name) }
+      for entry in table.entries { wire.send(source, 0, [.string(entry.name)]) }  // offer
       state.sources[source] = WaylandState.OwnSource(role: role, item: item, table: table, onLost: onLost)
       state.ownSource[role] = source
-      if role == .primary {
-        ferry_dc_set_primary_selection(state.ext, device, source)
-      } else {
-        ferry_dc_set_selection(state.ext, device, source)
-      }
+      // set_primary_selection or set_selection
+      wire.send(device, role == .primary ? 2 : 0, [.object(source)])
     }
     // Owned once the compositor says so: its selection event for the source comes first.
     await connection.sync()
@@ -70,11 +66,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
       guard state.ownSource[role] != nil, let device = state.device else { return }
       state.ownSource[role] = nil
       state.clearing.insert(role)
-      if role == .primary {
-        ferry_dc_set_primary_selection(state.ext, device, nil)
-      } else {
-        ferry_dc_set_selection(state.ext, device, nil)
-      }
+      connection.wire.send(device, role == .primary ? 2 : 0, [.object(0)])
     }
     await connection.sync()
   }
@@ -163,9 +155,10 @@ public final class WaylandSelectionBackend: SelectionBackend {
       guard let offer = state.current[role], let types = state.offers[offer] else { throw .noOwner(role) }
       guard types.contains(target) else { throw .refused(role, target: target) }
       let pipe = try PipeTransfer.makePipe()
-      ferry_dc_offer_receive(state.ext, offer, target, pipe.write.rawValue)
-      _ = wl_display_flush(connection.display)  // flush, not dispatch: no listener runs inside another
-      try? pipe.write.close()
+      connection.wire.send(offer, 0, [.string(target), .descriptor(pipe.write.rawValue)])  // receive
+      let flushed = Result { () throws(BackendError) in try connection.wire.flush() }
+      try? pipe.write.close()  // the kernel holds the sent copy
+      try flushed.get()
       return pipe.read
     }
     let result = try? await DetachedThread.run(name: "ferry-wl-read") { () -> Result<Data, BackendError> in

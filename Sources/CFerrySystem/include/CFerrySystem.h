@@ -29,4 +29,13 @@ int cferry_set_thread_name(const char *name);
 void cferry_sanitizer_acquire(const void *address);
 void cferry_sanitizer_release(const void *address);
 
+// sendmsg(2) of `length` bytes with `count` descriptors as SCM_RIGHTS (at most 28), and
+// MSG_NOSIGNAL: a peer that closed its end is EPIPE, never SIGPIPE. Returns what sendmsg does.
+long cferry_send_with_descriptors(int socket, const void *bytes, unsigned long length, const int *descriptors, int count);
+
+// recvmsg(2) of at most `capacity` bytes, with MSG_CMSG_CLOEXEC; the descriptors that came
+// (at most `room`) are stored in `descriptors` and counted in `*received`. Returns what
+// recvmsg does.
+long cferry_receive_with_descriptors(int socket, void *bytes, unsigned long capacity, int *descriptors, int room, int *received);
+
 #endif

@@ -1,0 +1,234 @@
+internal import CFerrySystem
+import FerrySystem
+import FoundationEssentials
+import SelectionBackend
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A Wayland client connection that speaks the wire protocol itself: messages of 32-bit
+/// words on a Unix socket, descriptors passed beside them (SCM_RIGHTS).
+///
+/// Ferry needs eight interfaces of it (display, registry, callback, seat and the four of
+/// data-control), and speaking them directly keeps `pbcopy`, `pbpaste` and `ferry` static
+/// executables: Debian ships libwayland-client as a shared library only, and a static
+/// program cannot load one. Not thread-safe: the connection's thread owns it.
+final class WaylandWire {
+  /// The socket.
+  let socket: FileDescriptor
+  private var output: [UInt8] = []
+  private var outputDescriptors: [Int32] = []
+  private var input: [UInt8] = []
+  private var inputDescriptors: [Int32] = []
+  private var nextID: UInt32 = 2  // 1 is wl_display
+  private var freeIDs: [UInt32] = []
+
+  /// The display object.
+  static let display: UInt32 = 1
+
+  /// Connects to the compositor `name`: a socket path when absolute, else a name in
+  /// `$XDG_RUNTIME_DIR`; `nil` is `$WAYLAND_DISPLAY`, or `wayland-0`.
+  init(name: String?) throws(BackendError) {
+    let environment = { (key: String) in getenv(key).map { String(cString: $0) } }
+    let display = name ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
+    let path: String
+    if display.hasPrefix("/") {
+      path = display
+    } else {
+      guard let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else {
+        throw .cannotConnect("cannot connect to the Wayland display \(display): XDG_RUNTIME_DIR is not set")
+      }
+      path = runtime + "/" + display
+    }
+    let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { throw .cannotConnect("cannot make a socket: \(String(cString: strerror(errno)))") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      Glibc.close(descriptor)
+      throw .cannotConnect("cannot connect to the Wayland display \(display): the path is too long")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard connected == 0 else {
+      let reason = String(cString: strerror(errno))
+      Glibc.close(descriptor)
+      throw .cannotConnect("cannot connect to the Wayland display \(display): \(reason)")
+    }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    socket = FileDescriptor(rawValue: descriptor)
+  }
+
+  deinit {
+    try? socket.close()
+    (inputDescriptors + outputDescriptors).forEach { _ = Glibc.close($0) }
+  }
+
+  // MARK: Object ids
+
+  /// An id for a new object of this client: a freed one first, as the server requires
+  /// (libwayland's servers accept only the next id or one they deleted).
+  func newID() -> UInt32 {
+    if let reused = freeIDs.popLast() { return reused }
+    defer { nextID += 1 }
+    return nextID
+  }
+
+  /// The server deleted `id` (`wl_display.delete_id`): it may be used again.
+  func release(_ id: UInt32) {
+    if id < 0xFF00_0000 { freeIDs.append(id) }
+  }
+
+  // MARK: Requests
+
+  /// One argument of a request.
+  enum Argument {
+    case uint(UInt32)
+    case int(Int32)
+    /// A string; `nil` is the null string.
+    case string(String?)
+    /// An object id (0: null).
+    case object(UInt32)
+    case newID(UInt32)
+    /// A descriptor, duplicated by the kernel as it is sent; the caller keeps its own.
+    case descriptor(Int32)
+  }
+
+  /// Queues a request; ``flush()`` sends it.
+  func send(_ object: UInt32, _ opcode: UInt16, _ arguments: [Argument] = []) {
+    var body: [UInt8] = []
+    func word(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { body += $0 } }
+    for argument in arguments {
+      switch argument {
+      case .uint(let value), .object(let value), .newID(let value): word(value)
+      case .int(let value): word(UInt32(bitPattern: value))
+      case .string(nil): word(0)
+      case .string(let text?):
+        let bytes = Array(text.utf8) + [0]
+        word(UInt32(bytes.count))
+        body += bytes
+        body += [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4)
+      case .descriptor(let descriptor): outputDescriptors.append(descriptor)
+      }
+    }
+    withUnsafeBytes(of: object.littleEndian) { output += $0 }
+    withUnsafeBytes(of: (UInt32(8 + body.count) << 16 | UInt32(opcode)).littleEndian) { output += $0 }
+    output += body
+  }
+
+  /// Whether requests wait to be sent.
+  var hasOutput: Bool { !output.isEmpty }
+
+  /// Sends what it can of the queued requests without blocking.
+  ///
+  /// - Throws: ``BackendError/connectionLost`` when the compositor has gone.
+  func flush() throws(BackendError) {
+    while !output.isEmpty {
+      let descriptors = outputDescriptors
+      // Descriptors go with the first bytes they belong to; a partial send keeps the rest.
+      let sent = output.withUnsafeBytes { bytes in
+        descriptors.withUnsafeBufferPointer { fds in
+          cferry_send_with_descriptors(
+            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress, Int32(fds.count))
+        }
+      }
+      if sent < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN { return }
+        throw .connectionLost
+      }
+      outputDescriptors = []
+      output.removeFirst(sent)
+    }
+  }
+
+  // MARK: Events
+
+  /// Reads what has arrived without blocking.
+  ///
+  /// - Returns: `false` at the end of the stream (the compositor closed the connection).
+  func receive() throws(BackendError) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var descriptors = [Int32](repeating: -1, count: 28)
+    while true {
+      var received: Int32 = 0
+      let count = buffer.withUnsafeMutableBytes { bytes in
+        descriptors.withUnsafeMutableBufferPointer { fds in
+          cferry_receive_with_descriptors(
+            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress, Int32(fds.count), &received)
+        }
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN { return true }
+        throw .connectionLost
+      }
+      inputDescriptors += descriptors[..<Int(received)]
+      if count == 0 { return false }
+      input += buffer[..<count]
+      if count < buffer.count { return true }
+    }
+  }
+
+  /// The next whole event, taken off the input.
+  func nextEvent() -> Event? {
+    guard input.count >= 8 else { return nil }
+    let object = word(at: 0)
+    let header = word(at: 4)
+    let size = Int(header >> 16)
+    guard size >= 8, input.count >= size else { return nil }
+    let event = Event(object: object, opcode: UInt16(header & 0xFFFF), body: Array(input[8..<size]), wire: self)
+    input.removeFirst(size)
+    return event
+  }
+
+  /// The next descriptor that came with the events, for an event's `fd` argument.
+  fileprivate func takeDescriptor() -> Int32? {
+    inputDescriptors.isEmpty ? nil : inputDescriptors.removeFirst()
+  }
+
+  private func word(at offset: Int) -> UInt32 {
+    UInt32(input[offset]) | UInt32(input[offset + 1]) << 8 | UInt32(input[offset + 2]) << 16 | UInt32(input[offset + 3]) << 24
+  }
+
+  /// An event: its object, its opcode, and its arguments, read in order.
+  struct Event {
+    let object: UInt32
+    let opcode: UInt16
+    let body: [UInt8]
+    unowned let wire: WaylandWire
+    private var offset = 0
+
+    init(object: UInt32, opcode: UInt16, body: [UInt8], wire: WaylandWire) {
+      self.object = object
+      self.opcode = opcode
+      self.body = body
+      self.wire = wire
+    }
+
+    mutating func uint() -> UInt32 {
+      guard offset + 4 <= body.count else { return 0 }
+      defer { offset += 4 }
+      return UInt32(body[offset]) | UInt32(body[offset + 1]) << 8 | UInt32(body[offset + 2]) << 16
+        | UInt32(body[offset + 3]) << 24
+    }
+
+    mutating func string() -> String? {
+      let length = Int(uint())
+      guard length > 0, offset + length <= body.count else { return nil }
+      defer { offset += (length + 3) & ~3 }
+      return String(decoding: body[offset..<(offset + length - 1)], as: UTF8.self)
+    }
+
+    /// An `fd` argument: the next descriptor that arrived.
+    func descriptor() -> Int32? { wire.takeDescriptor() }
+  }
+}
