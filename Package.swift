@@ -86,7 +86,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .target(name: "FerryTestSupport", dependencies: ["FerrySystem", "DetachedThreads"]),
-    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Sources/KeeperProbe"),
+    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Tests/Fixtures/KeeperProbe"),
     .executableTarget(
       name: "ferry",
       dependencies: [
@@ -141,7 +141,7 @@ let package = Package(
       name: "UniformTypeIdentifiersTests",
       dependencies: ["UniformTypeIdentifiers"]
     ),
-    .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Sources/HistoryFixture"),
+    .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Tests/Fixtures/HistoryFixture"),
     .testTarget(
       name: "ClipboardHistoryTests",
       dependencies: [
@@ -154,7 +154,7 @@ let package = Package(
       dependencies: ["ClipboardHistory", "FerryTestSupport"],
       path: "Benchmarks/HistoryBenchmark"
     ),
-    .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),
+    .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Tests/Fixtures/PasteboardSaveFixture"),
     .testTarget(
       name: "PasteboardTests",
       dependencies: [
