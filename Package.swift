@@ -33,21 +33,20 @@ let package = Package(
     .target(name: "CFerrySystem"),
     .target(
       name: "FerrySystem",
-      dependencies: ["CFerrySystem", "DetachedThreads", .product(name: "SystemPackage", package: "swift-system")]),
+      dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "JSONText"),
     .target(name: "NearMiss"),
     .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText", "FerrySystem"]),
-    .target(name: "DetachedThreads", dependencies: ["CFerrySystem"]),
     .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
     .target(
-      name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads", "FerrySystem"]),
+      name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerrySystem"]),
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
     .target(
       name: "X11Selections",
       dependencies: [
-        "CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads", "FerrySystem",
+        "CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "FerrySystem",
       ]),
     // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
     .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
@@ -85,7 +84,7 @@ let package = Package(
         "NearMiss", "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .target(name: "FerryTestSupport", dependencies: ["FerrySystem", "DetachedThreads"]),
+    .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
     .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Tests/Fixtures/KeeperProbe"),
     .executableTarget(
       name: "ferry",
@@ -158,7 +157,7 @@ let package = Package(
     .testTarget(
       name: "PasteboardTests",
       dependencies: [
-        "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture", "DetachedThreads",
+        "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture",
         "FerryTestSupport", "CMalloc",
       ]
     ),

@@ -7,7 +7,6 @@ import Dispatch
 #elseif canImport(Musl)
   import Musl
 #endif
-import DetachedThreads
 import FerrySystem
 
 /// The thread that owns one X connection. Every Xlib call of the module runs here.
