@@ -14,6 +14,10 @@ let package = Package(
     .library(name: "FerryClient", targets: ["FerryClient"]),
     .library(name: "FerryBroker", targets: ["FerryBroker"]),
     .library(name: "ClipboardHistory", targets: ["ClipboardHistory"]),
+    // For Benchmarks/ (a package of its own): the system layer and the tests' Xvfb, peers and
+    // deadlines, which X11Benchmark and HistoryBenchmark run on. Not API for other packages.
+    .library(name: "FerrySystem", targets: ["FerrySystem"]),
+    .library(name: "FerryTestSupport", targets: ["FerryTestSupport"]),
     .executable(name: "ferry", targets: ["ferry"]),
     .executable(name: "pbcopy", targets: ["pbcopy"]),
     .executable(name: "pbpaste", targets: ["pbpaste"]),
@@ -108,32 +112,6 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .executableTarget(
-      name: "UTTypeBenchmark",
-      dependencies: ["UniformTypeIdentifiers"],
-      path: "Benchmarks/UTTypeBenchmark"
-    ),
-    .executableTarget(
-      name: "ProfileCopy",
-      dependencies: ["FerryClient", "CoreTransferable", "UniformTypeIdentifiers"],
-      path: "Examples/ProfileCopy"
-    ),
-    .executableTarget(
-      name: "RegisterProfileType",
-      dependencies: ["FerryClient", "CoreTransferable", "UniformTypeIdentifiers"],
-      path: "Examples/RegisterProfileType"
-    ),
-    .executableTarget(name: "HistoryReader", dependencies: ["FerryClient"], path: "Examples/HistoryReader"),
-    .executableTarget(
-      name: "TransferableExample",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable"],
-      path: "Examples/TransferableExample"
-    ),
-    .executableTarget(
-      name: "X11Benchmark",
-      dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport", "FerrySystem"],
-      path: "Benchmarks/X11Benchmark"
-    ),
     .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem", "FerryTestSupport"]),
     .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
     .testTarget(
@@ -147,11 +125,6 @@ let package = Package(
         "ClipboardHistory", "HistoryFixture", "FerryTestSupport", "Pasteboard",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
-    ),
-    .executableTarget(
-      name: "HistoryBenchmark",
-      dependencies: ["ClipboardHistory", "FerryTestSupport"],
-      path: "Benchmarks/HistoryBenchmark"
     ),
     .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Tests/Fixtures/PasteboardSaveFixture"),
     .testTarget(
