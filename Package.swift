@@ -32,128 +32,137 @@ let package = Package(
     // `swift package generate-documentation` for Scripts/docs; no target depends on it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
   ],
+  // Bottom layer first: a target depends only on targets above it. Each target's
+  // dependencies are the modules its sources import (Scripts/check-imports checks it);
+  // docs/ARCHITECTURE.md says what each module is for.
   targets: [
+    // System C modules: what Swift cannot import from the C libraries by itself.
     // glibc's spawn extensions and wait-status macros, which Swift cannot import.
     .target(name: "CFerrySystem"),
-    .target(
-      name: "FerrySystem",
-      dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
-    .target(name: "JSONText"),
-    .target(name: "NearMiss"),
-    .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText", "FerrySystem"]),
-    .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
-    .target(
-      name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerrySystem"]),
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
-    .target(
-      name: "X11Selections",
-      dependencies: [
-        "CX11", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "FerrySystem",
-      ]),
-    // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
-    .target(name: "DragWindows", dependencies: ["CX11", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
-    .target(name: "FerryProtocol", dependencies: ["JSONText", "FerrySystem"]),
-    .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText", "FerrySystem"]),
     // OpenSSL's libcrypto (Debian's libssl-dev) for the history's SHA-256: swift-crypto's
     // Crypto would build BoringSSL from source, two minutes of every clean build.
     .systemLibrary(
       name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB. Never a
-    // dependency of pbcopy or pbpaste.
-    .target(
-      name: "ClipboardHistory",
-      dependencies: ["Pasteboard", "FerrySystem", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     // The Swift runtime's global-executor hook, for the daemon's EventLoopGlobalExecutor.
     .systemLibrary(name: "CConcurrencyHooks", path: "Sources/CConcurrencyHooks"),
+
+    // The system layer: descriptors, files, processes, threads, locks, clocks.
     .target(
-      name: "FerryBroker",
-      dependencies: [
-        "FerryProtocol", "Pasteboard", "X11Selections", "UniformTypeIdentifiers", "CoreTransferable", "CMalloc",
-        "CConcurrencyHooks",
-        "ClipboardHistory", "FerrySystem",
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "Logging", package: "swift-log"),
-      ]),
+      name: "FerrySystem",
+      dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
+
+    // Small leaf libraries: JSON text, and "did you mean" suggestions.
+    .target(name: "JSONText"),
+    .target(name: "NearMiss"),
+
+    // The Apple-shaped libraries: types, Transferable, pasteboards.
+    .target(name: "UniformTypeIdentifiers", dependencies: ["FerrySystem", "JSONText"]),
+    .target(name: "CoreTransferable", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
+    .target(name: "Pasteboard", dependencies: ["CoreTransferable", "FerrySystem", "UniformTypeIdentifiers"]),
+
+    // The broker's protocol, and the client library pbcopy, pbpaste and other programs use.
+    .target(name: "FerryProtocol", dependencies: ["FerrySystem", "JSONText"]),
+    .target(name: "FerryClient", dependencies: ["FerryProtocol", "FerrySystem", "JSONText"]),
+
+    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB. Never a
+    // dependency of pbcopy or pbpaste.
+    .target(
+      name: "ClipboardHistory",
+      dependencies: ["CLibCrypto", "FerrySystem", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift")]),
+
+    // X11: selections (owner and reader), and drag and drop windows.
+    .target(name: "X11Selections", dependencies: ["CX11", "FerrySystem", "Pasteboard", "UniformTypeIdentifiers"]),
+    // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
+    .target(name: "DragWindows", dependencies: ["CX11", "Pasteboard", "UniformTypeIdentifiers", "X11Selections"]),
+
     // The daemon's configuration file (YAML, read with Yams), environment and flags. Never a
     // dependency of pbcopy or pbpaste.
     .target(name: "FerryConfiguration", dependencies: ["NearMiss", .product(name: "Yams", package: "Yams")]),
+
+    // The broker daemon.
+    .target(
+      name: "FerryBroker",
+      dependencies: [
+        "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "FerryProtocol", "FerrySystem", "Pasteboard",
+        "UniformTypeIdentifiers", "X11Selections",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ]),
+
+    // The command-line tools' shared code: copy, paste, options, exit statuses.
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "NearMiss", "FerryClient", "X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem",
+        "FerryClient", "FerrySystem", "NearMiss", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
-    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Tests/Fixtures/KeeperProbe"),
+
+    // The executables.
     .executableTarget(
       name: "ferry",
       dependencies: [
-        "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "FerryProtocol", "X11Selections",
-        "ClipboardHistory", "FerryConfiguration",
-        "DragWindows",
-        "Pasteboard",
-        .product(name: "Logging", package: "swift-log"),
+        "ClipboardHistory", "DragWindows", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryConfiguration",
+        "FerryProtocol", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .executableTarget(
       name: "pbcopy",
-      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-    ),
+      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .executableTarget(
       name: "pbpaste",
-      dependencies: [
-        "FerryCommandLine", "UniformTypeIdentifiers",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
-    .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem", "FerryTestSupport"]),
-    .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
-    .testTarget(
-      name: "UniformTypeIdentifiersTests",
-      dependencies: ["UniformTypeIdentifiers"]
-    ),
+      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+    // Test support: the tests' Xvfb, peers, deadlines and process keeper, and the fixture
+    // processes the tests start (Tests/Fixtures).
+    .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
+    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Tests/Fixtures/KeeperProbe"),
     .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Tests/Fixtures/HistoryFixture"),
+    .executableTarget(
+      name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"],
+      path: "Tests/Fixtures/PasteboardSaveFixture"),
+
+    // The tests, in the same order; an executable among a test target's dependencies is one
+    // its tests run (built before them), not an import.
+    .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem", "FerryTestSupport"]),
+    .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
     .testTarget(
-      name: "ClipboardHistoryTests",
-      dependencies: [
-        "ClipboardHistory", "HistoryFixture", "FerryTestSupport", "Pasteboard",
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ]
-    ),
-    .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Tests/Fixtures/PasteboardSaveFixture"),
+      name: "CoreTransferableTests",
+      dependencies: ["CoreTransferable", "FerrySystem", "FerryTestSupport", "UniformTypeIdentifiers"]),
     .testTarget(
       name: "PasteboardTests",
       dependencies: [
-        "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture",
-        "FerryTestSupport", "CMalloc",
-      ]
-    ),
+        "CMalloc", "CoreTransferable", "FerrySystem", "FerryTestSupport", "Pasteboard", "UniformTypeIdentifiers",
+        "PasteboardSaveFixture",
+      ]),
+    .testTarget(
+      name: "ClipboardHistoryTests",
+      dependencies: [
+        "ClipboardHistory", "FerryTestSupport", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift"),
+        "HistoryFixture",
+      ]),
     .testTarget(
       name: "X11SelectionsTests",
       dependencies: [
-        "X11Selections", "DragWindows", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
-        "FerryTestSupport",
-      ]
-    ),
+        "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "Pasteboard", "UniformTypeIdentifiers",
+        "X11Selections",
+      ]),
     .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
+    .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
     .testTarget(
       name: "FerryBrokerTests",
       dependencies: [
-        "FerryBroker", "FerryClient", "FerryProtocol", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
-        "ClipboardHistory", "FerryCommandLine",
+        "ClipboardHistory", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryProtocol", "FerrySystem",
+        "FerryTestSupport", "JSONText", "Pasteboard", "UniformTypeIdentifiers",
+        .product(name: "Logging", package: "swift-log"),
         "pbcopy", "pbpaste", "ferry", "KeeperProbe",
-      ]
-    ),
-    .testTarget(
-      name: "CoreTransferableTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerryTestSupport"]
-    ),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
