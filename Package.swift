@@ -11,11 +11,16 @@ let package = Package(
     .library(name: "SelectionBackend", targets: ["SelectionBackend"]),
     .library(name: "SelectionBackendEmbedded", targets: ["SelectionBackendEmbedded"]),
     .library(name: "X11Selections", targets: ["X11Selections"]),
+    .library(name: "WaylandSelections", targets: ["WaylandSelections"]),
     .library(name: "DragWindows", targets: ["DragWindows"]),
     .library(name: "FerryProtocol", targets: ["FerryProtocol"]),
     .library(name: "FerryClient", targets: ["FerryClient"]),
     .library(name: "FerryBroker", targets: ["FerryBroker"]),
     .library(name: "ClipboardHistory", targets: ["ClipboardHistory"]),
+    // For Benchmarks/ (a package of its own): the system layer and the tests' Xvfb, peers and
+    // deadlines, which X11Benchmark and HistoryBenchmark run on. Not API for other packages.
+    .library(name: "FerrySystem", targets: ["FerrySystem"]),
+    .library(name: "FerryTestSupport", targets: ["FerryTestSupport"]),
     .executable(name: "ferry", targets: ["ferry"]),
     .executable(name: "pbcopy", targets: ["pbcopy"]),
     .executable(name: "pbpaste", targets: ["pbpaste"]),
@@ -30,184 +35,165 @@ let package = Package(
     // `swift package generate-documentation` for Scripts/docs; no target depends on it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
   ],
+  // Bottom layer first: a target depends only on targets above it. Each target's
+  // dependencies are the modules its sources import (Scripts/check-imports checks it);
+  // docs/ARCHITECTURE.md says what each module is for.
   targets: [
+    // System C modules: what Swift cannot import from the C libraries by itself.
     // glibc's spawn extensions and wait-status macros, which Swift cannot import.
     .target(name: "CFerrySystem"),
-    .target(
-      name: "FerrySystem",
-      dependencies: ["CFerrySystem", "DetachedThreads", .product(name: "SystemPackage", package: "swift-system")]),
-    .target(name: "JSONText"),
-    .target(name: "NearMiss"),
-    .target(name: "UniformTypeIdentifiers", dependencies: ["JSONText", "FerrySystem"]),
-    .target(name: "DetachedThreads", dependencies: ["CFerrySystem"]),
-    .target(name: "CoreTransferable", dependencies: ["UniformTypeIdentifiers", "FerrySystem"]),
-    .target(
-      name: "Pasteboard", dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "DetachedThreads", "FerrySystem"]),
-    // The seam between the broker and a display server's selections, in pure Swift, and an
-    // embedded backend for tests (the NIOEmbedded of this house).
-    .target(name: "SelectionBackend", dependencies: ["UniformTypeIdentifiers", "Pasteboard"]),
-    .target(
-      name: "SelectionBackendEmbedded", dependencies: ["SelectionBackend", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem"]),
     .systemLibrary(
       name: "CX11", pkgConfig: "x11 xfixes",
       providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
-    // The one X11 core: connection, event loop, atoms, events, errors; the only importer of CX11.
-    .target(name: "X11Core", dependencies: ["CX11", "DetachedThreads", "FerrySystem"]),
-    .target(
-      name: "X11Selections",
-      dependencies: [
-        "X11Core", "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "DetachedThreads", "FerrySystem",
-        "SelectionBackend",
-      ]),
-    // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
-    .target(name: "DragWindows", dependencies: ["X11Core", "X11Selections", "Pasteboard", "UniformTypeIdentifiers"]),
-    .target(name: "FerryProtocol", dependencies: ["JSONText", "FerrySystem"]),
-    .target(name: "FerryClient", dependencies: ["FerryProtocol", "JSONText", "FerrySystem"]),
     // OpenSSL's libcrypto (Debian's libssl-dev) for the history's SHA-256: swift-crypto's
     // Crypto would build BoringSSL from source, two minutes of every clean build.
     .systemLibrary(
       name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB. Never a
-    // dependency of pbcopy or pbpaste.
-    .target(
-      name: "ClipboardHistory",
-      dependencies: ["Pasteboard", "FerrySystem", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     // The Swift runtime's global-executor hook, for the daemon's EventLoopGlobalExecutor.
     .systemLibrary(name: "CConcurrencyHooks", path: "Sources/CConcurrencyHooks"),
+
+    // The system layer: descriptors, files, processes, threads, locks, clocks.
     .target(
-      name: "FerryBroker",
-      dependencies: [
-        "FerryProtocol", "Pasteboard", "SelectionBackend", "X11Selections", "WaylandSelections", "UniformTypeIdentifiers",
-        "CoreTransferable", "CMalloc",
-        "CConcurrencyHooks",
-        "ClipboardHistory", "FerrySystem",
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "Logging", package: "swift-log"),
-      ]),
+      name: "FerrySystem",
+      dependencies: ["CFerrySystem", .product(name: "SystemPackage", package: "swift-system")]),
+
+    // Small leaf libraries: JSON text, and "did you mean" suggestions.
+    .target(name: "JSONText"),
+    .target(name: "NearMiss"),
+
+    // The Apple-shaped libraries: types, Transferable, pasteboards.
+    .target(name: "UniformTypeIdentifiers", dependencies: ["FerrySystem", "JSONText"]),
+    .target(name: "CoreTransferable", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
+    .target(name: "Pasteboard", dependencies: ["CoreTransferable", "FerrySystem", "UniformTypeIdentifiers"]),
+
+    // The seam between the broker and a display server's selections, in pure Swift, and an
+    // embedded backend for tests (the NIOEmbedded of this house): docs/SELECTION-BACKENDS.md.
+    .target(name: "SelectionBackend", dependencies: ["Pasteboard", "UniformTypeIdentifiers"]),
+    .target(
+      name: "SelectionBackendEmbedded",
+      dependencies: ["FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers"]),
+
+    // The broker's protocol, and the client library pbcopy, pbpaste and other programs use.
+    .target(name: "FerryProtocol", dependencies: ["FerrySystem", "JSONText"]),
+    .target(name: "FerryClient", dependencies: ["FerryProtocol", "FerrySystem", "JSONText"]),
+
+    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB. Never a
+    // dependency of pbcopy or pbpaste.
+    .target(
+      name: "ClipboardHistory",
+      dependencies: ["CLibCrypto", "FerrySystem", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift")]),
+
+    // X11: the one core over Xlib (the only importer of CX11), the selections (owner, reader,
+    // XDND, and the seam's X11 backend), and the drag and drop windows.
+    .target(name: "X11Core", dependencies: ["CX11", "FerrySystem"]),
+    .target(
+      name: "X11Selections",
+      dependencies: ["FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers", "X11Core"]),
+    // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
+    .target(name: "DragWindows", dependencies: ["Pasteboard", "UniformTypeIdentifiers", "X11Selections"]),
+
+    // Wayland: the seam's backend on the data-control protocols, speaking the wire protocol
+    // itself (the release tools are static; Debian's libwayland-client is shared only).
+    .target(
+      name: "WaylandSelections",
+      dependencies: ["CFerrySystem", "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers"]),
+
     // The daemon's configuration file (YAML, read with Yams), environment and flags. Never a
     // dependency of pbcopy or pbpaste.
     .target(name: "FerryConfiguration", dependencies: ["NearMiss", .product(name: "Yams", package: "Yams")]),
+
+    // The broker daemon.
+    .target(
+      name: "FerryBroker",
+      dependencies: [
+        "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "FerryProtocol", "FerrySystem", "Pasteboard",
+        "SelectionBackend", "UniformTypeIdentifiers", "WaylandSelections", "X11Selections",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ]),
+
+    // The command-line tools' shared code: copy, paste, options, exit statuses.
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "NearMiss", "FerryClient", "SelectionBackend", "X11Selections", "WaylandSelections", "Pasteboard",
-        "UniformTypeIdentifiers", "FerrySystem",
+        "FerryClient", "FerrySystem", "NearMiss", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+        "WaylandSelections", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .target(name: "FerryTestSupport", dependencies: ["FerrySystem", "DetachedThreads"]),
-    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Sources/KeeperProbe"),
+
+    // The executables.
     .executableTarget(
       name: "ferry",
       dependencies: [
-        "UniformTypeIdentifiers", "FerryCommandLine", "FerryBroker", "FerryClient", "FerryProtocol", "X11Selections",
-        "ClipboardHistory", "FerryConfiguration",
-        "DragWindows",
-        "Pasteboard",
-        .product(name: "Logging", package: "swift-log"),
+        "ClipboardHistory", "DragWindows", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryConfiguration",
+        "FerryProtocol", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .executableTarget(
       name: "pbcopy",
-      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-    ),
+      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .executableTarget(
       name: "pbpaste",
-      dependencies: [
-        "FerryCommandLine", "UniformTypeIdentifiers",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
+      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+    // Test support: the tests' Xvfb, peers, deadlines and process keeper, and the fixture
+    // processes the tests start (Tests/Fixtures).
+    .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
+    // libwayland-client and the data-control protocols' glue from wayland-scanner
+    // (Scripts/generate-wayland-glue), for the tests' own probe: an independent client that
+    // checks the compositor and the protocols as libwayland sees them.
+    .target(name: "CWaylandDataControl", linkerSettings: [.linkedLibrary("wayland-client")]),
+    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Tests/Fixtures/KeeperProbe"),
+    .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Tests/Fixtures/HistoryFixture"),
     .executableTarget(
-      name: "UTTypeBenchmark",
-      dependencies: ["UniformTypeIdentifiers"],
-      path: "Benchmarks/UTTypeBenchmark"
-    ),
-    .executableTarget(
-      name: "ProfileCopy",
-      dependencies: ["FerryClient", "CoreTransferable", "UniformTypeIdentifiers"],
-      path: "Examples/ProfileCopy"
-    ),
-    .executableTarget(
-      name: "RegisterProfileType",
-      dependencies: ["FerryClient", "CoreTransferable", "UniformTypeIdentifiers"],
-      path: "Examples/RegisterProfileType"
-    ),
-    .executableTarget(name: "HistoryReader", dependencies: ["FerryClient"], path: "Examples/HistoryReader"),
-    .executableTarget(
-      name: "TransferableExample",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable"],
-      path: "Examples/TransferableExample"
-    ),
-    .executableTarget(
-      name: "X11Benchmark",
-      dependencies: ["X11Selections", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport", "FerrySystem"],
-      path: "Benchmarks/X11Benchmark"
-    ),
+      name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"],
+      path: "Tests/Fixtures/PasteboardSaveFixture"),
+
+    // The tests, in the same order; an executable among a test target's dependencies is one
+    // its tests run (built before them), not an import.
     .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem", "FerryTestSupport"]),
-    .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
+    .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
     .testTarget(
-      name: "UniformTypeIdentifiersTests",
-      dependencies: ["UniformTypeIdentifiers"]
-    ),
-    .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Sources/HistoryFixture"),
-    .testTarget(
-      name: "ClipboardHistoryTests",
-      dependencies: [
-        "ClipboardHistory", "HistoryFixture", "FerryTestSupport", "Pasteboard",
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ]
-    ),
-    .executableTarget(
-      name: "HistoryBenchmark",
-      dependencies: ["ClipboardHistory", "FerryTestSupport"],
-      path: "Benchmarks/HistoryBenchmark"
-    ),
-    .executableTarget(name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"], path: "Sources/PasteboardSaveFixture"),
+      name: "CoreTransferableTests",
+      dependencies: ["CoreTransferable", "FerrySystem", "FerryTestSupport", "UniformTypeIdentifiers"]),
     .testTarget(
       name: "PasteboardTests",
       dependencies: [
-        "UniformTypeIdentifiers", "CoreTransferable", "Pasteboard", "PasteboardSaveFixture", "DetachedThreads",
-        "FerryTestSupport", "CMalloc",
-      ]
-    ),
+        "CMalloc", "CoreTransferable", "FerrySystem", "FerryTestSupport", "Pasteboard", "UniformTypeIdentifiers",
+        "PasteboardSaveFixture",
+      ]),
+    .testTarget(
+      name: "ClipboardHistoryTests",
+      dependencies: [
+        "ClipboardHistory", "FerryTestSupport", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift"),
+        "HistoryFixture",
+      ]),
     .testTarget(
       name: "X11SelectionsTests",
       dependencies: [
-        "X11Selections", "DragWindows", "Pasteboard", "UniformTypeIdentifiers", "CoreTransferable",
-        "FerryTestSupport",
-      ]
-    ),
-    .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
-    .testTarget(
-      name: "FerryBrokerTests",
-      dependencies: [
-        "FerryBroker", "FerryClient", "FerryProtocol", "JSONText", "Pasteboard", "UniformTypeIdentifiers", "FerryTestSupport",
-        "ClipboardHistory", "FerryCommandLine", "SelectionBackend", "SelectionBackendEmbedded",
-        "pbcopy", "pbpaste", "ferry", "KeeperProbe",
-      ]
-    ),
-    .testTarget(
-      name: "CoreTransferableTests",
-      dependencies: ["UniformTypeIdentifiers", "CoreTransferable", "FerryTestSupport"]
-    ),
-    // libwayland-client (Debian's libwayland-dev) and the data-control protocols' client glue,
-    // wlr and ext: wayland-scanner's output, committed (Scripts/generate-wayland-glue).
-    .target(name: "CWaylandDataControl", linkerSettings: [.linkedLibrary("wayland-client")]),
-    // The Wayland backend of the seam: data-control (ext or wlr), on libwayland-client.
-    .target(
-      name: "WaylandSelections",
-      dependencies: [
-        "CFerrySystem", "SelectionBackend", "Pasteboard", "UniformTypeIdentifiers", "FerrySystem", "DetachedThreads",
+        "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "Pasteboard", "UniformTypeIdentifiers",
+        "X11Selections",
       ]),
-    // The headless Wayland session of FerryTestSupport and the glue, against a real sway.
     .testTarget(
       name: "WaylandSelectionsTests",
       dependencies: [
-        "CWaylandDataControl", "FerryTestSupport", "WaylandSelections", "SelectionBackend", "Pasteboard", "UniformTypeIdentifiers",
+        "CWaylandDataControl", "FerryTestSupport", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+        "WaylandSelections",
+      ]),
+    .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
+    .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
+    .testTarget(
+      name: "FerryBrokerTests",
+      dependencies: [
+        "ClipboardHistory", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryProtocol", "FerrySystem",
+        "FerryTestSupport", "JSONText", "Pasteboard", "SelectionBackend", "SelectionBackendEmbedded",
+        "UniformTypeIdentifiers",
+        .product(name: "Logging", package: "swift-log"),
+        "pbcopy", "pbpaste", "ferry", "KeeperProbe",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,8 +1,10 @@
 // Reads the clipboard history through the broker from Swift: the newest entries with their
 // types, then one entry's text (or the first entry matching a search).
 //
-//   swift run HistoryReader               # the five newest entries, and the newest one's text
-//   swift run HistoryReader release notes # the newest entry whose text has these words
+//   swift run --package-path Examples HistoryReader                # the five newest entries,
+//                                                                  # and the newest one's text
+//   swift run --package-path Examples HistoryReader release notes  # the newest entry whose
+//                                                                  # text has these words
 //
 // `ferry history` does the same from a shell (docs/HISTORY.md).
 

@@ -3,7 +3,7 @@
 // `transferRepresentation` declares. Every X application can then paste it: a terminal gets
 // the name, a profile-aware program the JSON.
 //
-//   swift run ProfileCopy "Juan Chavez" "Ceramicist and teacher"
+//   swift run --package-path Examples ProfileCopy "Juan Chavez" "Ceramicist and teacher"
 //
 // Scripts/demo runs it.
 

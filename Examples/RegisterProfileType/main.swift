@@ -2,7 +2,7 @@
 // plain text (the profile's name), so a profile any program copies — not only one copied
 // from Swift with its text proxy — pastes as its name in a terminal.
 //
-//   swift run RegisterProfileType
+//   swift run --package-path Examples RegisterProfileType
 //   ferry copy --type com.example.profile juan.json && pbpaste      # Juan Chavez
 //
 // The broker keeps the registration across restarts (docs/CONVERTERS.md).

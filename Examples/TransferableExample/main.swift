@@ -1,6 +1,6 @@
 // The examples of Apple's WWDC22 "Meet Transferable", run on Linux.
 //
-//   swift run TransferableExample
+//   swift run --package-path Examples TransferableExample
 //
 // Each section prints the content types a value offers, in order, and what receivers that
 // support different types get from it.

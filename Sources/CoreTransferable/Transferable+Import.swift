@@ -1,6 +1,5 @@
 import FerrySystem
 import FoundationEssentials
-import SystemPackage
 import UniformTypeIdentifiers
 
 extension Transferable {

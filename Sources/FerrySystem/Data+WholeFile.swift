@@ -29,14 +29,11 @@ extension Data {
 
   /// The bytes of the file at `path` up to its end; `nil` when it cannot be opened or read.
   private static func readToEnd(_ path: String) -> Data? {
-    guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else { return nil }
+    guard let descriptor = try? FileDescriptor.open(atPath: path, .readOnly) else { return nil }
     defer { try? descriptor.close() }
     var bytes = Data()
-    var chunk = [UInt8](repeating: 0, count: 16 << 10)
-    while true {
-      guard let count = try? chunk.withUnsafeMutableBytes({ try descriptor.read(filling: $0) }) else { return nil }
-      bytes.append(contentsOf: chunk[..<count])
-      if count < chunk.count { return bytes }
-    }
+    guard (try? descriptor.readChunks(path: path, chunkSize: 16 << 10) { bytes.append(contentsOf: $0) }) != nil
+    else { return nil }
+    return bytes
   }
 }

@@ -1,4 +1,3 @@
-import DetachedThreads
 import Dispatch
 
 #if canImport(Glibc)

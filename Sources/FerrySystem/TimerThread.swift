@@ -1,5 +1,3 @@
-import DetachedThreads
-
 /// One POSIX thread that resumes sleeping tasks at their deadlines: the timers behind
 /// ``TimerThreadClock``.
 ///

@@ -1,4 +1,4 @@
-import DetachedThreads
+import FerrySystem
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import DetachedThreads
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import DetachedThreads
 import FerrySystem
 import FoundationEssentials
 import SelectionBackend

@@ -6,7 +6,6 @@ import Dispatch
 #elseif canImport(Musl)
   import Musl
 #endif
-import DetachedThreads
 import FerrySystem
 
 /// The thread that owns one X connection. Every Xlib call runs here: it is the serial

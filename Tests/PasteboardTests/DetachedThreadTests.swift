@@ -1,4 +1,3 @@
-import DetachedThreads
 import FerrySystem
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 // What FerrySystem needs from the C library and Swift cannot import: names glibc declares
 // only under _GNU_SOURCE (which Swift's Glibc module is built without), and the wait-status
-// macros. FerrySystem imports this module, and DetachedThreads for thread names.
+// macros, and thread names. FerrySystem imports this module.
 #ifndef CFERRYSYSTEM_H
 #define CFERRYSYSTEM_H
 

@@ -37,7 +37,7 @@ struct BlobStore: Sendable {
     if holds(sha256, size: Int64(data.count)) { return false }
     let staging = stagingPath()
     do {
-      let output = try FileCalls.open(staging, flags: O_WRONLY | O_CREAT | O_EXCL)
+      let output = try FileCalls.createExclusive(staging)
       defer { close(output) }
       try data.withUnsafeBytes { try FileCalls.writeAll($0, to: output, path: directory) }
       try FileCalls.sync(output, path: directory)
@@ -72,7 +72,7 @@ struct BlobStore: Sendable {
     var size: Int64 = 0
     var prefix = Data()
     do {
-      let output = try FileCalls.open(staging, flags: O_WRONLY | O_CREAT | O_EXCL)
+      let output = try FileCalls.createExclusive(staging)
       defer { close(output) }
       try FileCalls.readChunks(of: source, path: sourcePath) { chunk in
         size += Int64(chunk.count)

@@ -10,11 +10,9 @@ import Foundation
 #endif
 
 /// The few system calls the store makes on files, through FerrySystem (which retries
-/// `EINTR`), turning `errno` into a ``HistoryError`` at this one boundary.
+/// `EINTR`), turning `errno` and FerrySystem's ``FileError`` into a ``HistoryError`` at this
+/// one boundary.
 enum FileCalls {
-  /// The chunk files are read and written in.
-  static let chunkSize = 1 << 20
-
   /// The error for a failed call: a full disk, a read-only file system, or the call's reason.
   static func error(_ code: Int32, path: String, operation: String) -> HistoryError {
     switch code {
@@ -27,21 +25,36 @@ enum FileCalls {
     }
   }
 
-  /// Opens `path`, retrying `EINTR`.
-  static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> Int32 {
+  /// The error for a failed FerrySystem file call.
+  static func error(_ error: FileError) -> HistoryError {
+    self.error(error.code.rawValue, path: error.path, operation: error.operation)
+  }
+
+  /// Opens `path` for reading and writing, creating it (private to the user) when missing.
+  static func openOrCreate(_ path: String) throws -> Int32 {
     do {
-      return try Errno.retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode) }
+      return try FileDescriptor.open(atPath: path, .readWrite, options: .create, permissions: [.ownerRead, .ownerWrite])
+        .rawValue
     } catch {
-      throw self.error(error.rawValue, path: path, operation: "open")
+      throw self.error(error)
+    }
+  }
+
+  /// Creates a new file at `path`, private to the user, for writing; fails when one is there.
+  static func createExclusive(_ path: String) throws -> Int32 {
+    do {
+      return try FileDescriptor.createExclusive(atPath: path).rawValue
+    } catch {
+      throw self.error(error)
     }
   }
 
   /// Opens a file given to record, for reading.
   static func openSource(_ path: String) throws -> Int32 {
     do {
-      return try Errno.retryingInterrupts { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+      return try FileDescriptor.open(atPath: path, .readOnly).rawValue
     } catch {
-      throw HistoryError.unreadableSource(path: path, reason: "\(error)")
+      throw HistoryError.unreadableSource(path: path, reason: "\(error.code)")
     }
   }
 
@@ -59,40 +72,42 @@ enum FileCalls {
   /// Writes every byte of `buffer` to `descriptor` (open on `path`, named in errors).
   static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
     do {
-      try FileDescriptor(rawValue: descriptor).writeAll(from: buffer)
+      try FileDescriptor(rawValue: descriptor).writeAll(from: buffer, path: path)
     } catch {
-      throw self.error(error.rawValue, path: path, operation: "write")
+      throw self.error(error)
     }
   }
 
   /// Reads `descriptor` (open on `path`) to its end in chunks, calling `body` with each.
+  ///
+  /// - Throws: ``HistoryError/unreadableSource(path:reason:)`` when a read fails, or what
+  ///   `body` throws.
   static func readChunks(
     of descriptor: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let count: Int
-      do {
-        count = try FileDescriptor(rawValue: descriptor).read(filling: buffer)
-      } catch {
-        throw HistoryError.unreadableSource(path: path, reason: "\(error)")
-      }
-      if count > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-      if count < chunkSize { return }
+    do {
+      try FileDescriptor(rawValue: descriptor).readChunks(path: path, body)
+    } catch let error as FileError where error.operation == "read" && error.path == path {
+      throw HistoryError.unreadableSource(path: path, reason: "\(error.code)")
     }
   }
 
   /// Flushes a file's contents to the disk.
   static func sync(_ descriptor: Int32, path: String) throws {
-    if fsync(descriptor) != 0 { throw error(errno, path: path, operation: "fsync") }
+    do {
+      try FileDescriptor(rawValue: descriptor).sync(path: path)
+    } catch {
+      throw self.error(error)
+    }
   }
 
   /// Flushes a directory's entries (a rename into it) to the disk.
   static func syncDirectory(_ path: String) throws {
-    let descriptor = try open(path, flags: O_RDONLY | O_DIRECTORY)
-    defer { close(descriptor) }
-    try sync(descriptor, path: path)
+    do {
+      try FileDescriptor.syncDirectory(atPath: path)
+    } catch {
+      throw self.error(error)
+    }
   }
 
   /// Renames `source` to `destination`, replacing it.

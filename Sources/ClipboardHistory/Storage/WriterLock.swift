@@ -25,7 +25,7 @@ final class WriterLock: Sendable {
   ///   ``HistoryError/readOnlyDirectory(path:)`` when the file cannot be made.
   init(path: String) throws {
     self.path = path
-    let file = try FileCalls.open(path, flags: O_RDWR | O_CREAT, mode: 0o600)
+    let file = try FileCalls.openOrCreate(path)
     do {
       _ = try Errno.retryingInterrupts { flock(file, LOCK_EX | LOCK_NB) }
     } catch {

@@ -46,11 +46,15 @@ enum FileTransfer {
     if stat(source.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
       return try copyDirectory(source, into: directory, fileName: fileName)
     }
-    let input = open(source.path, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw FileTransferError(operation: "open", path: source.path) }
-    defer { close(input) }
+    let input: FileDescriptor
+    do {
+      input = try FileDescriptor.open(atPath: source.path, .readOnly)
+    } catch {
+      throw FileTransferError(error)
+    }
+    defer { try? input.close() }
     return try createFile(in: directory, fileName: fileName) { output, path in
-      try copyContents(from: input, sourcePath: source.path, to: output, destinationPath: path)
+      try copyContents(from: input.rawValue, sourcePath: source.path, to: output, destinationPath: path)
     }
   }
 
@@ -142,20 +146,26 @@ enum FileTransfer {
   ) throws -> URL {
     for attempt in 1... {
       let url = directory.appendingPathComponent(candidate(fileName, attempt), isDirectory: false)
-      let output = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-      if output < 0 {
-        if errno == EEXIST { continue }
-        throw FileTransferError(operation: "create", path: url.path)
+      let output: FileDescriptor
+      do {
+        output = try FileDescriptor.createExclusive(atPath: url.path, permissions: FilePermissions(rawValue: 0o666))
+      } catch where error.code == .fileExists {
+        continue
+      } catch {
+        throw FileTransferError(error)
       }
       do {
-        try fill(output, url.path)
-        guard close(output) == 0 else {
-          throw FileTransferError(operation: "close", path: url.path)
-        }
+        try fill(output.rawValue, url.path)
       } catch {
-        close(output)
+        try? output.close()
         unlink(url.path)
         throw error
+      }
+      do {
+        try output.close()
+      } catch {
+        unlink(url.path)
+        throw FileTransferError(operation: "close", path: url.path, code: error as? Errno ?? .ioError)
       }
       return url
     }
@@ -184,27 +194,22 @@ enum FileTransfer {
   private static func copyWithBuffer(
     from input: CInt, _ sourcePath: String, to output: CInt, _ destinationPath: String
   ) throws {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: fallbackBufferSize, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      try Task.checkCancellation()
-      let count: Int
-      do {
-        count = try Errno.catching { try FileDescriptor(rawValue: input).read(into: buffer) }
-      } catch {
-        throw FileTransferError(operation: "read", path: sourcePath, code: error)
+    try Task.checkCancellation()
+    do {
+      try FileDescriptor(rawValue: input).readChunks(path: sourcePath, chunkSize: fallbackBufferSize) { chunk in
+        try Task.checkCancellation()
+        try FileDescriptor(rawValue: output).writeAll(from: chunk, path: destinationPath)
       }
-      if count == 0 { return }
-      try writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: output, path: destinationPath)
+    } catch let error as FileError {
+      throw FileTransferError(error)
     }
   }
 
   private static func writeAll(_ bytes: UnsafeRawBufferPointer, to output: CInt, path: String) throws {
     do {
-      try FileDescriptor(rawValue: output).writeAll(from: bytes)
+      try FileDescriptor(rawValue: output).writeAll(from: bytes, path: path)
     } catch {
-      throw FileTransferError(operation: "write", path: path, code: error)
+      throw FileTransferError(error)
     }
   }
 }
@@ -220,6 +225,11 @@ struct FileTransferError: Error, CustomStringConvertible {
     self.operation = operation
     self.path = path
     self.code = code
+  }
+
+  /// A failed FerrySystem file call.
+  init(_ error: FileError) {
+    self.init(operation: error.operation, path: error.path, code: error.code)
   }
 
   var description: String {

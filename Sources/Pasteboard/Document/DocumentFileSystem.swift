@@ -1,4 +1,4 @@
-import DetachedThreads
+import FerrySystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -42,14 +42,7 @@ enum DocumentFileSystem {
   /// Flushes a directory's entries to disk, so that files created or renamed in it survive a
   /// power cut.
   static func syncDirectory(_ path: String) throws {
-    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw PasteboardError.io("open \(path): \(String(cString: strerror(errno)))")
-    }
-    defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else {
-      throw PasteboardError.io("fsync \(path): \(String(cString: strerror(errno)))")
-    }
+    try FileIO.mapped { try FileDescriptor.syncDirectory(atPath: path) }
   }
 
   /// Removes a file or a directory tree, ignoring failure: used for temporary and replaced

@@ -1,10 +1,5 @@
+import FerrySystem
 import FoundationEssentials
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension PasteboardPayload {
   /// Calls `body` with the bytes a chunk at a time: a file payload is read into one buffer of
@@ -23,12 +18,11 @@ extension PasteboardPayload {
         }
       }
     case .file(let url):
-      let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-      guard descriptor >= 0 else {
-        throw PasteboardError.io("open \(url.path): \(String(cString: strerror(errno)))")
+      try FileIO.mapped {
+        let descriptor = try FileDescriptor.open(atPath: url.path, .readOnly)
+        defer { try? descriptor.close() }
+        try descriptor.readChunks(path: url.path, chunkSize: size, body)
       }
-      defer { close(descriptor) }
-      try FileIO.readChunks(of: descriptor, path: url.path, size: size, body)
     }
   }
 }

@@ -16,6 +16,17 @@ enum Tools {
     }
     return found
   }
+  /// An example program of `Examples/`, a package of its own that Scripts/test builds into
+  /// the repository's `.build-examples` (`swift build --build-tests` does not build it).
+  static func example(_ name: String) throws -> String {
+    let path = repository.appendingPathComponent(".build-examples/debug").appendingPathComponent(name).path
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw MissingBuildProduct(name: name) }
+    return path
+  }
+  static var repository: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+  }
   static var peersDirectory: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Peers")

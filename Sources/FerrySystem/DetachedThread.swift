@@ -1,4 +1,4 @@
-internal import CFerrySystem
+import CFerrySystem
 
 #if canImport(Glibc)
   import Glibc
