@@ -48,7 +48,8 @@ let package = Package(
     // OpenSSL's libcrypto (Debian's libssl-dev) for the history's SHA-256: swift-crypto's
     // Crypto would build BoringSSL from source, two minutes of every clean build.
     .systemLibrary(
-      name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+      name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     // The Swift runtime's global-executor hook, for the daemon's EventLoopGlobalExecutor.
@@ -66,7 +67,9 @@ let package = Package(
     // The Apple-shaped libraries: types, Transferable, pasteboards.
     .target(name: "UniformTypeIdentifiers", dependencies: ["FerrySystem", "JSONText"]),
     .target(name: "CoreTransferable", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
-    .target(name: "Pasteboard", dependencies: ["CoreTransferable", "FerrySystem", "UniformTypeIdentifiers"]),
+    .target(
+      name: "Pasteboard",
+      dependencies: ["CoreTransferable", "FerrySystem", "UniformTypeIdentifiers"]),
 
     // The seam between the broker and a display server's selections, in pure Swift, and an
     // embedded backend for tests (the NIOEmbedded of this house): docs/SELECTION-BACKENDS.md.
@@ -83,32 +86,42 @@ let package = Package(
     // dependency of pbcopy or pbpaste.
     .target(
       name: "ClipboardHistory",
-      dependencies: ["CLibCrypto", "FerrySystem", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift")]),
+      dependencies: [
+        "CLibCrypto", "FerrySystem", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
 
     // X11: the one core over Xlib (the only importer of CX11), the selections (owner, reader,
     // XDND, and the seam's X11 backend), and the drag and drop windows.
     .target(name: "X11Core", dependencies: ["CX11", "FerrySystem"]),
     .target(
       name: "X11Selections",
-      dependencies: ["FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers", "X11Core"]),
+      dependencies: [
+        "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers", "X11Core",
+      ]),
     // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
-    .target(name: "DragWindows", dependencies: ["Pasteboard", "UniformTypeIdentifiers", "X11Selections"]),
+    .target(
+      name: "DragWindows", dependencies: ["Pasteboard", "UniformTypeIdentifiers", "X11Selections"]),
 
     // Wayland: the seam's backend on the data-control protocols, speaking the wire protocol
     // itself (the release tools are static; Debian's libwayland-client is shared only).
     .target(
       name: "WaylandSelections",
-      dependencies: ["CFerrySystem", "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers"]),
+      dependencies: [
+        "CFerrySystem", "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+      ]),
 
     // The daemon's configuration file (YAML, read with Yams), environment and flags. Never a
     // dependency of pbcopy or pbpaste.
-    .target(name: "FerryConfiguration", dependencies: ["NearMiss", .product(name: "Yams", package: "Yams")]),
+    .target(
+      name: "FerryConfiguration",
+      dependencies: ["NearMiss", .product(name: "Yams", package: "Yams")]),
 
     // The broker daemon.
     .target(
       name: "FerryBroker",
       dependencies: [
-        "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "FerryProtocol", "FerrySystem", "Pasteboard",
+        "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "FerryProtocol", "FerrySystem",
+        "Pasteboard",
         "SelectionBackend", "UniformTypeIdentifiers", "WaylandSelections", "X11Selections",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -119,7 +132,8 @@ let package = Package(
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "FerryClient", "FerrySystem", "NearMiss", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+        "FerryClient", "FerrySystem", "NearMiss", "Pasteboard", "SelectionBackend",
+        "UniformTypeIdentifiers",
         "WaylandSelections", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
@@ -128,17 +142,22 @@ let package = Package(
     .executableTarget(
       name: "ferry",
       dependencies: [
-        "ClipboardHistory", "DragWindows", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryConfiguration",
+        "ClipboardHistory", "DragWindows", "FerryBroker", "FerryClient", "FerryCommandLine",
+        "FerryConfiguration",
         "FerryProtocol", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     .executableTarget(
       name: "pbcopy",
-      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+      dependencies: [
+        "FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(
       name: "pbpaste",
-      dependencies: ["FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+      dependencies: [
+        "FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
 
     // Test support: the tests' Xvfb, peers, deadlines and process keeper, and the fixture
     // processes the tests start (Tests/Fixtures).
@@ -147,8 +166,11 @@ let package = Package(
     // (Scripts/generate-wayland-glue), for the tests' own probe: an independent client that
     // checks the compositor and the protocols as libwayland sees them.
     .target(name: "CWaylandDataControl", linkerSettings: [.linkedLibrary("wayland-client")]),
-    .executableTarget(name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Tests/Fixtures/KeeperProbe"),
-    .executableTarget(name: "HistoryFixture", dependencies: ["ClipboardHistory"], path: "Tests/Fixtures/HistoryFixture"),
+    .executableTarget(
+      name: "KeeperProbe", dependencies: ["FerryTestSupport"], path: "Tests/Fixtures/KeeperProbe"),
+    .executableTarget(
+      name: "HistoryFixture", dependencies: ["ClipboardHistory"],
+      path: "Tests/Fixtures/HistoryFixture"),
     .executableTarget(
       name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"],
       path: "Tests/Fixtures/PasteboardSaveFixture"),
@@ -156,32 +178,39 @@ let package = Package(
     // The tests, in the same order; an executable among a test target's dependencies is one
     // its tests run (built before them), not an import.
     .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem", "FerryTestSupport"]),
-    .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
+    .testTarget(
+      name: "UniformTypeIdentifiersTests", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
     .testTarget(
       name: "CoreTransferableTests",
-      dependencies: ["CoreTransferable", "FerrySystem", "FerryTestSupport", "UniformTypeIdentifiers"]),
+      dependencies: [
+        "CoreTransferable", "FerrySystem", "FerryTestSupport", "UniformTypeIdentifiers",
+      ]),
     .testTarget(
       name: "PasteboardTests",
       dependencies: [
-        "CMalloc", "CoreTransferable", "FerrySystem", "FerryTestSupport", "Pasteboard", "UniformTypeIdentifiers",
+        "CMalloc", "CoreTransferable", "FerrySystem", "FerryTestSupport", "Pasteboard",
+        "UniformTypeIdentifiers",
         "PasteboardSaveFixture",
       ]),
     .testTarget(
       name: "ClipboardHistoryTests",
       dependencies: [
-        "ClipboardHistory", "FerryTestSupport", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift"),
+        "ClipboardHistory", "FerryTestSupport", "Pasteboard",
+        .product(name: "GRDB", package: "GRDB.swift"),
         "HistoryFixture",
       ]),
     .testTarget(
       name: "X11SelectionsTests",
       dependencies: [
-        "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "Pasteboard", "UniformTypeIdentifiers",
+        "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "Pasteboard",
+        "UniformTypeIdentifiers",
         "X11Selections",
       ]),
     .testTarget(
       name: "WaylandSelectionsTests",
       dependencies: [
-        "CWaylandDataControl", "FerryTestSupport", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+        "CWaylandDataControl", "FerryTestSupport", "Pasteboard", "SelectionBackend",
+        "UniformTypeIdentifiers",
         "WaylandSelections",
       ]),
     .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
@@ -189,8 +218,10 @@ let package = Package(
     .testTarget(
       name: "FerryBrokerTests",
       dependencies: [
-        "ClipboardHistory", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryProtocol", "FerrySystem",
-        "FerryTestSupport", "JSONText", "Pasteboard", "SelectionBackend", "SelectionBackendEmbedded",
+        "ClipboardHistory", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryProtocol",
+        "FerrySystem",
+        "FerryTestSupport", "JSONText", "Pasteboard", "SelectionBackend",
+        "SelectionBackendEmbedded",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
         "pbcopy", "pbpaste", "ferry", "KeeperProbe",
@@ -209,6 +240,6 @@ if Context.environment["FERRY_FUZZ_BUILD"] != nil {
         "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "X11Selections",
         "FerryConfiguration",
       ],
-      path: "Fuzz/FerryFuzz"),
+      path: "Fuzz/FerryFuzz")
   ]
 }

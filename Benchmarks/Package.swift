@@ -14,8 +14,10 @@ import PackageDescription
 // folder), lowercased, as a C identifier; `packageAccess: false` keeps SwiftPM's own
 // `-package-name` (this package's) off the benchmarks.
 let ferryPackageName: String = {
-  let folder = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
-  let name = String(folder.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+  let folder = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
+    .lastPathComponent
+  let name = String(
+    folder.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
   return name.first?.isNumber == true ? "_" + name : name
 }()
 let asFerry: [SwiftSetting] = [.unsafeFlags(["-package-name", ferryPackageName])]

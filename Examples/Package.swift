@@ -34,7 +34,8 @@ let package = Package(
       ],
       path: "RegisterProfileType"),
     .executableTarget(
-      name: "HistoryReader", dependencies: [.product(name: "FerryClient", package: "Ferry")], path: "HistoryReader"),
+      name: "HistoryReader", dependencies: [.product(name: "FerryClient", package: "Ferry")],
+      path: "HistoryReader"),
     .executableTarget(
       name: "TransferableExample",
       dependencies: [

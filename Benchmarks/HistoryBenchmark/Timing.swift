@@ -7,7 +7,9 @@ enum Timing {
   ///   - key: A short name for scripts (`Scripts/bench-history` compares by it).
   ///   - name: What is timed, for people.
   ///   - runs: How many timed runs, after one untimed warm-up.
-  static func report(_ key: String, _ name: String, runs: Int = runsDefault, _ operation: () throws -> Void) {
+  static func report(
+    _ key: String, _ name: String, runs: Int = runsDefault, _ operation: () throws -> Void
+  ) {
     var samples: [Double] = []
     samples.reserveCapacity(runs)
     do {

@@ -31,23 +31,29 @@ enum Workload {
     var representations: [HistoryItem.Representation]
     switch draw {
     case 0..<600:
-      let text = words(Int(generator.next() % 30) + 2, using: &generator) + (n == 12_345 ? " uniquemarker12345" : "")
+      let text =
+        words(Int(generator.next() % 30) + 2, using: &generator)
+        + (n == 12_345 ? " uniquemarker12345" : "")
       representations = [.data(Data(text.utf8), type: "public.utf8-plain-text", isText: true)]
     case 600..<850:
       let text = words(Int(generator.next() % 500) + 70, using: &generator)
       representations = [
-        .data(Data("<html><body><p>\(text)</p></body></html>".utf8), type: "public.html", isText: true),
+        .data(
+          Data("<html><body><p>\(text)</p></body></html>".utf8), type: "public.html", isText: true),
         .data(Data(text.utf8), type: "public.utf8-plain-text", isText: true),
       ]
     default:
-      let size = draw < 995 ? 8_000 + Int(generator.next() % 52_000) : 100_000 + Int(generator.next() % 900_000)
+      let size =
+        draw < 995
+        ? 8_000 + Int(generator.next() % 52_000) : 100_000 + Int(generator.next() % 900_000)
       representations = [
         .data(bytes(size, using: &generator), type: "public.png"),
         .data(Data("image-\(n).png".utf8), type: "public.utf8-plain-text", isText: true),
       ]
     }
     return HistoryItem(
-      pasteboard: pasteboard, date: Date(timeIntervalSince1970: 1_700_000_000 + Double(n)), changeCount: n,
+      pasteboard: pasteboard, date: Date(timeIntervalSince1970: 1_700_000_000 + Double(n)),
+      changeCount: n,
       source: "bench", representations: representations)
   }
 

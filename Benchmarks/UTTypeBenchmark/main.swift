@@ -79,14 +79,18 @@ default:
   fatalError("unknown arguments \(arguments); see the top of Benchmarks/UTTypeBenchmark/main.swift")
 }
 
-print("UTType benchmark (release build; medians of 7 rounds; cold figures: median of 21 fresh processes)")
+print(
+  "UTType benchmark (release build; medians of 7 rounds; cold figures: median of 21 fresh processes)"
+)
 print("")
 let coldSystem = coldMedian("--cold-system", count: 21)
-print("built-in set, cold start (first lookup in a new process)  \(format(coldSystem))   aim < 1 ms")
+print(
+  "built-in set, cold start (first lookup in a new process)  \(format(coldSystem))   aim < 1 ms")
 let coldMIME = coldMedian("--cold-mime", count: 21)
 print("MIME database load, cold (first load in a new process)    \(format(coldMIME))")
 let warmMIME = perCall(rounds: 7, iterations: 10) { _ in blackHole(SharedMIMEDatabase.load()) }
-print("MIME database load, warm (files cached, repeated load)     \(format(warmMIME))   aim < 30 ms")
+print(
+  "MIME database load, warm (files cached, repeated load)     \(format(warmMIME))   aim < 30 ms")
 let registry = TypeRegistry(configuration: .init(declarationDirectories: []))
 let fullOverlay = measureOnce { blackHole(registry.overlay(loading: .mimeDatabase)) }
 print("MIME database into a registry (load + catalog build)       \(format(fullOverlay))")

@@ -76,10 +76,12 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
 
-let server = try givenServer ?? {
-  let xvfb = try XvfbServer.shared()
-  return (xvfb.name, xvfb.processIdentifier)
-}()
+let server =
+  try givenServer
+  ?? {
+    let xvfb = try XvfbServer.shared()
+    return (xvfb.name, xvfb.processIdentifier)
+  }()
 let reader = try X11Display(name: server.name)
 let bench = Bench(
   display: server.name, xvfb: server.processIdentifier, reader: reader,

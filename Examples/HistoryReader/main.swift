@@ -14,7 +14,8 @@ import Foundation
 /// Prints the entries, then the newest one's text; `false` when there is none.
 func printEntries(matching words: String) throws(BrokerClientError) -> Bool {
   let client = try BrokerClient.connect(clientName: "HistoryReader")
-  let entries = words.isEmpty ? try client.historyList(limit: 5) : try client.historySearch(words, limit: 1)
+  let entries =
+    words.isEmpty ? try client.historyList(limit: 5) : try client.historySearch(words, limit: 1)
   for entry in entries {
     print("\(entry.id)\t\(entry.types.joined(separator: ", "))\t\(entry.preview ?? "")")
   }
@@ -27,7 +28,8 @@ func printEntries(matching words: String) throws(BrokerClientError) -> Bool {
 let words = CommandLine.arguments.dropFirst().joined(separator: " ")
 do {
   if try !printEntries(matching: words) {
-    FileHandle.standardError.write(Data("HistoryReader: no entry\(words.isEmpty ? "" : " matches '\(words)'")\n".utf8))
+    FileHandle.standardError.write(
+      Data("HistoryReader: no entry\(words.isEmpty ? "" : " matches '\(words)'")\n".utf8))
     exit(1)
   }
 } catch {

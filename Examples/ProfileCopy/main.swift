@@ -27,7 +27,8 @@ struct Profile: Codable, Transferable {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-let profile = Profile(name: arguments.first ?? "Juan Chavez", bio: arguments.dropFirst().first ?? "Ceramicist")
+let profile = Profile(
+  name: arguments.first ?? "Juan Chavez", bio: arguments.dropFirst().first ?? "Ceramicist")
 
 var representations: [BrokerClient.Representation] = []
 for type in profile.exportedContentTypes() {
@@ -36,7 +37,9 @@ for type in profile.exportedContentTypes() {
 do {
   let client = try BrokerClient.connect(clientName: "ProfileCopy")
   let count = try client.write(representations)
-  print("copied \(profile.name) as \(representations.map(\.type).joined(separator: ", ")) (change \(count))")
+  print(
+    "copied \(profile.name) as \(representations.map(\.type).joined(separator: ", ")) (change \(count))"
+  )
 } catch {
   // One line, and 3 when no broker runs, as `ferry` says it (README.md, "Exit status").
   FileHandle.standardError.write(Data("ProfileCopy: \(error)\n".utf8))

@@ -39,7 +39,9 @@ func declaration() throws -> Data {
         "UTTypeTagSpecification": ["public.filename-extension": ["profile"]],
       ]
     ],
-    "FerryConversions": [["from": type.identifier, "to": UTType.utf8PlainText.identifier, "jsonField": "name"]],
+    "FerryConversions": [
+      ["from": type.identifier, "to": UTType.utf8PlainText.identifier, "jsonField": "name"]
+    ],
   ]
   return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
 }
@@ -47,9 +49,12 @@ func declaration() throws -> Data {
 /// Registers the declaration; returns the broker's problems with it (none when it took it).
 func register() throws(BrokerClientError) -> [String] {
   let contents: Data
-  do { contents = try declaration() } catch { throw BrokerClientError(code: .invalidDeclaration, message: "\(error)") }
+  do { contents = try declaration() } catch {
+    throw BrokerClientError(code: .invalidDeclaration, message: "\(error)")
+  }
   let client = try BrokerClient.connect(clientName: "RegisterProfileType")
-  return try client.register(declarationNamed: "profile.json", contents: contents, allowExampleNamespace: true)
+  return try client.register(
+    declarationNamed: "profile.json", contents: contents, allowExampleNamespace: true)
 }
 
 do {

@@ -16,15 +16,20 @@ let configurationTarget = FuzzTarget(name: "configuration") { bytes in
     var seen = Set<String>()
     for setting in file.settings {
       require(seen.insert(setting.key.name).inserted, "\(setting.key.name) was read twice")
-      require((1...lineCount).contains(setting.line), "\(setting.key.name) is on line \(setting.line) of \(lineCount)")
+      require(
+        (1...lineCount).contains(setting.line),
+        "\(setting.key.name) is on line \(setting.line) of \(lineCount)")
     }
   } catch {
     let line = error.message
-    require(!line.contains(where: \.isNewline), "the error is more than one line: \(line.debugDescription)")
+    require(
+      !line.contains(where: \.isNewline),
+      "the error is more than one line: \(line.debugDescription)")
     require(line.hasPrefix(path + ":"), "the error does not name the file: \(line)")
     let number = line.dropFirst(path.count + 1).prefix { $0.isNumber }
     if let number = Int(number) {
-      require((1...lineCount).contains(number), "the error names line \(number) of \(lineCount): \(line)")
+      require(
+        (1...lineCount).contains(number), "the error names line \(number) of \(lineCount): \(line)")
     }
   }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
-@testable import Pasteboard
 import UniformTypeIdentifiers
+
+@testable import Pasteboard
 
 /// A converter declaration file: one converter or one problem per entry, never a crash;
 /// a `jsonField` converter also reads its field out of the file's own tree, as it would
@@ -9,10 +10,13 @@ let convertersTarget = FuzzTarget(name: "converters") { bytes in
   let contents = Data(bytes)
   guard
     let file = try? ConverterDeclarationFile(
-      path: "/nonexistent/ferry-fuzz/converters.json", contents: contents, requiringConversions: false)
+      path: "/nonexistent/ferry-fuzz/converters.json", contents: contents,
+      requiringConversions: false)
   else { return }
   let converters = file.converters()
-  require(converters.count == file.entries.count, "\(file.entries.count) entries gave \(converters.count) results")
+  require(
+    converters.count == file.entries.count,
+    "\(file.entries.count) entries gave \(converters.count) results")
   let tree = try? PropertyTree.parse(contents)
   for (index, result) in converters.enumerated() {
     _ = file.label(index)
@@ -27,7 +31,9 @@ let convertersTarget = FuzzTarget(name: "converters") { bytes in
     case .success:
       break
     case .failure(let diagnostic):
-      require(diagnostic.entry?.hasPrefix("FerryConversions[\(index)]") == true, "a diagnostic names another entry: \(diagnostic)")
+      require(
+        diagnostic.entry?.hasPrefix("FerryConversions[\(index)]") == true,
+        "a diagnostic names another entry: \(diagnostic)")
     }
   }
 }

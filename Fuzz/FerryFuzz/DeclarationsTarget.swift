@@ -1,4 +1,5 @@
 import FoundationEssentials
+
 @testable import UniformTypeIdentifiers
 
 /// A type declaration file, JSON or property list (XML or binary): every entry loads or
@@ -11,12 +12,16 @@ let declarationsTarget = FuzzTarget(name: "declarations") { bytes in
     require(!item.declaration.identifier.isEmpty, "an entry loaded without an identifier")
   }
   if file.items.isEmpty {
-    require(!file.diagnostics.isEmpty || isEmptyDeclarationList(contents), "a file with nothing in it has no diagnostic")
+    require(
+      !file.diagnostics.isEmpty || isEmptyDeclarationList(contents),
+      "a file with nothing in it has no diagnostic")
   }
   for diagnostic in file.diagnostics { _ = diagnostic.description }
-  guard let tree = try? PropertyTree.parse(contents), let json = try? PropertyTree.jsonData(tree) else { return }
+  guard let tree = try? PropertyTree.parse(contents), let json = try? PropertyTree.jsonData(tree)
+  else { return }
   guard let reread = try? PropertyTree.parseJSON(json) else {
-    require(false, "PropertyTree's own JSON does not read back: \(String(decoding: json, as: UTF8.self))")
+    require(
+      false, "PropertyTree's own JSON does not read back: \(String(decoding: json, as: UTF8.self))")
     return
   }
   let rewritten = try? PropertyTree.jsonData(reread)

@@ -6,7 +6,10 @@
 
 /// libFuzzer's start-up hook: refuses to run without a known target.
 @_cdecl("LLVMFuzzerInitialize")
-func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+func fuzzerInitialize(
+  _ argc: UnsafeMutablePointer<Int32>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
   guard FuzzTarget.selected != nil else {
     let names = FuzzTarget.all.map(\.name).joined(separator: " ")
     printError("FERRY_FUZZ_TARGET must name a fuzz target: \(names)")

@@ -31,18 +31,27 @@ let frameTarget = FuzzTarget(name: "frame") { bytes in
     if seed & 0x100 != 0 { pieces.releaseStorageIfEmpty() }
   }
   require(pieceFrames == wholeFrames, "frames fed in pieces differ from frames fed whole")
-  require(pieceError == wholeError, "error fed in pieces \(String(describing: pieceError)) differs from \(String(describing: wholeError))")
+  require(
+    pieceError == wholeError,
+    "error fed in pieces \(String(describing: pieceError)) differs from \(String(describing: wholeError))"
+  )
 
   let consumed = wholeFrames.reduce(0) { $0 + Frame.headerSize + $1.body.count }
-  require(wholeFrames.flatMap { $0.encoded() } == Array(stream.prefix(consumed)), "a frame re-encodes to other bytes")
+  require(
+    wholeFrames.flatMap { $0.encoded() } == Array(stream.prefix(consumed)),
+    "a frame re-encodes to other bytes")
   for frame in wholeFrames {
-    require(FrameDecoder.check(length: frame.body.count + 1, kindByte: frame.kind.rawValue) == nil, "a decoded frame breaks the limits")
+    require(
+      FrameDecoder.check(length: frame.body.count + 1, kindByte: frame.kind.rawValue) == nil,
+      "a decoded frame breaks the limits")
   }
   if wholeError == nil {
     // A header read is held as the decoder's state, not as bytes.
     var held = stream.count - consumed
     if case .body = whole.state { held -= Frame.headerSize }
-    require(whole.bufferedByteCount == held, "the decoder holds \(whole.bufferedByteCount) bytes, not \(held)")
+    require(
+      whole.bufferedByteCount == held,
+      "the decoder holds \(whole.bufferedByteCount) bytes, not \(held)")
     require(whole.isAtFrameBoundary == (consumed == stream.count), "isAtFrameBoundary is wrong")
   } else {
     require(whole.bufferedByteCount == 0, "a failed decoder still holds bytes")

@@ -13,7 +13,8 @@ struct FuzzTarget: Sendable {
   static let all: [FuzzTarget] = [
     frameTarget, jsonTarget, messagesTarget, declarationsTarget, convertersTarget, manifestTarget,
     mimeDatabaseTarget, mimeMagicTarget, mimeXMLTarget, selectionReadTarget, incrementalSendTarget,
-    multipleTarget, xdndMessageTarget, dropTargetTarget, dragSourceTarget, configurationTarget, targetsTarget,
+    multipleTarget, xdndMessageTarget, dropTargetTarget, dragSourceTarget, configurationTarget,
+    targetsTarget,
   ]
 
   /// The target FERRY_FUZZ_TARGET names, if any.

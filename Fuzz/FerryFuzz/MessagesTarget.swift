@@ -29,7 +29,10 @@ private func roundTrip<T: Codable & Equatable>(_ value: T, compact: (CompactJSON
     return
   }
   let again = try? compact(CompactJSON.object(in: encoded))
-  require(again == value, "\(T.self) does not survive Codable → CompactJSON: \(value) became \(String(describing: again))")
+  require(
+    again == value,
+    "\(T.self) does not survive Codable → CompactJSON: \(value) became \(String(describing: again))"
+  )
   let decoded = try? encoded.decodeJSON(T.self)
   require(decoded == value, "\(T.self) does not survive Codable → Codable")
 }
@@ -37,7 +40,9 @@ private func roundTrip<T: Codable & Equatable>(_ value: T, compact: (CompactJSON
 /// The broker's side: the head, then the request the head names.
 private func checkRequests(_ response: Frame) {
   let frame = Frame(kind: .request, body: response.body)
-  guard let head = try? frame.decodeJSON(RequestHead.self), let op = BrokerOperation(rawValue: head.op) else {
+  guard let head = try? frame.decodeJSON(RequestHead.self),
+    let op = BrokerOperation(rawValue: head.op)
+  else {
     return
   }
   switch op {
@@ -65,11 +70,16 @@ private func requestRoundTrip<T: BrokerRequest & Equatable>(_ frame: Frame, _ ty
     require(false, "\(T.self) read from a body cannot be encoded")
     return
   }
-  require((try? encoded.decodeJSON(type)) == request, "\(T.self) does not survive Codable → Codable")
+  require(
+    (try? encoded.decodeJSON(type)) == request, "\(T.self) does not survive Codable → Codable")
   if let hello = request as? HelloRequest {
-    require(hello.compactJSON.serialized == encoded.body, "HelloRequest's compact JSON differs from Codable's")
+    require(
+      hello.compactJSON.serialized == encoded.body,
+      "HelloRequest's compact JSON differs from Codable's")
   }
   if let read = request as? ReadRequest {
-    require(read.compactJSON.serialized == encoded.body, "ReadRequest's compact JSON differs from Codable's")
+    require(
+      read.compactJSON.serialized == encoded.body,
+      "ReadRequest's compact JSON differs from Codable's")
   }
 }

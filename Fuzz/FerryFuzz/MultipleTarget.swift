@@ -29,8 +29,12 @@ private func conversion(_ input: inout FuzzInput) {
   guard owner.pairs.allSatisfy({ $0.property != .none }) else { return }
   var requestor = MultipleConversion(requesting: owner.pairs)
   require(requestor.readReply(reply), "the owner's answer was not taken")
-  let expected = owner.outcomes.map { $0 == .succeeded ? MultipleConversion.Outcome.succeeded : .failed }
-  require(requestor.outcomes == expected, "the answer read \(requestor.outcomes), the owner recorded \(owner.outcomes)")
+  let expected = owner.outcomes.map {
+    $0 == .succeeded ? MultipleConversion.Outcome.succeeded : .failed
+  }
+  require(
+    requestor.outcomes == expected,
+    "the answer read \(requestor.outcomes), the owner recorded \(owner.outcomes)")
 }
 
 private func multipleRead(_ input: inout FuzzInput) {
@@ -41,17 +45,21 @@ private func multipleRead(_ input: inout FuzzInput) {
   var readMembers = Set<Int>()
   var reading: Int?
   var finished = false
-  let errors: [X11Error] = [.timedOut("fuzzing"), .tooLarge(limit: 1), .noOwner(.clipboard), .malformedReply("fuzzing")]
+  let errors: [X11Error] = [
+    .timedOut("fuzzing"), .tooLarge(limit: 1), .noOwner(.clipboard), .malformedReply("fuzzing"),
+  ]
   while !input.isAtEnd {
     let action: MultipleRead.Action
     switch input.choice(6) {
-    case 0: action = read.replied(.converted((0..<input.choice(count + 2)).map { _ in input.bool() }))
+    case 0:
+      action = read.replied(.converted((0..<input.choice(count + 2)).map { _ in input.bool() }))
     case 1: action = read.replied(input.bool() ? .refused : .malformed("fuzzing"))
     case 2: action = read.timedOut("fuzzing")
     case 3:
       // Mostly the member being read, as the glue reports it.
       let index = input.bool() ? (reading ?? 0) : input.choice(count + 1)
-      action = read.memberRead(index, input.bool() ? .success(input.size()) : .failure(input.pick(errors)))
+      action = read.memberRead(
+        index, input.bool() ? .success(input.size()) : .failure(input.pick(errors)))
       if index == reading && action != .ignore { reading = nil }
     default:
       let index = reading ?? 0
@@ -62,7 +70,9 @@ private func multipleRead(_ input: inout FuzzInput) {
     case .read(let index, let memberBudget):
       require(reading == nil, "member \(index) read while member \(reading!) is")
       require(readMembers.insert(index).inserted, "member \(index) read twice")
-      require(memberBudget == 0 || memberBudget == read.remaining, "a budget of \(memberBudget) with \(read.remaining) left")
+      require(
+        memberBudget == 0 || memberBudget == read.remaining,
+        "a budget of \(memberBudget) with \(read.remaining) left")
       reading = index
     case .finish:
       require(!finished, "the read finished twice")
@@ -78,6 +88,8 @@ private func multipleRead(_ input: inout FuzzInput) {
     case .ignore:
       break
     }
-    if finished { require(action == .ignore || action == .finish, "\(action) after the read finished") }
+    if finished {
+      require(action == .ignore || action == .finish, "\(action) after the read finished")
+    }
   }
 }

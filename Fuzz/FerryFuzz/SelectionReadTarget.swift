@@ -20,7 +20,8 @@ let selectionReadTarget = FuzzTarget(name: "selection-read") { bytes in
     var zeroChunk = false
     switch input.choice(5) {
     case 0:
-      let shape = SelectionRead.PropertyShape(type: input.pick(types), format: input.pick(formats), byteCount: input.size())
+      let shape = SelectionRead.PropertyShape(
+        type: input.pick(types), format: input.pick(formats), byteCount: input.size())
       action = read.replied(shape, selection: .clipboard)
       if action == .readWhole { keptByModel = shape.byteCount }
     case 1:
@@ -30,7 +31,8 @@ let selectionReadTarget = FuzzTarget(name: "selection-read") { bytes in
     case 3:
       let byteCount = input.size()
       zeroChunk = byteCount == 0
-      action = read.chunk(type: input.pick(types), format: input.pick(formats), byteCount: byteCount)
+      action = read.chunk(
+        type: input.pick(types), format: input.pick(formats), byteCount: byteCount)
       if action == .keepChunk { keptByModel += byteCount }
     default:
       action = read.stepTimedOut("fuzzing")
@@ -41,8 +43,12 @@ let selectionReadTarget = FuzzTarget(name: "selection-read") { bytes in
     case .readAnnouncement, .startIncremental, .keepChunk, .discardChunk, .ignore: break
     }
     require(answers <= 1, "the caller was answered \(answers) times")
-    if let budget { require(read.keptBytes <= budget, "kept \(read.keptBytes) bytes over a budget of \(budget)") }
-    require(read.keptBytes == keptByModel, "kept \(read.keptBytes) bytes, the chunks kept add up to \(keptByModel)")
+    if let budget {
+      require(read.keptBytes <= budget, "kept \(read.keptBytes) bytes over a budget of \(budget)")
+    }
+    require(
+      read.keptBytes == keptByModel,
+      "kept \(read.keptBytes) bytes, the chunks kept add up to \(keptByModel)")
     if case .keepChunk = action { require(before == .receiving, "a chunk kept while \(before)") }
     let wasTransferring: Bool
     switch before {
@@ -50,7 +56,9 @@ let selectionReadTarget = FuzzTarget(name: "selection-read") { bytes in
     default: wasTransferring = false
     }
     if wasTransferring && read.state == .finished {
-      require(zeroChunk || before == .orphaned, "an INCR transfer was left before its end (\(before), \(action))")
+      require(
+        zeroChunk || before == .orphaned,
+        "an INCR transfer was left before its end (\(before), \(action))")
     }
   }
 }
@@ -70,7 +78,9 @@ let incrementalSendTarget = FuzzTarget(name: "incremental-send") { bytes in
     if input.choice(8) == 0 {
       let wasFinished = send.state == .finished
       send.abandon()
-      if wasFinished { require(send.state == .finished, "abandoning a finished transfer changed it") }
+      if wasFinished {
+        require(send.state == .finished, "abandoning a finished transfer changed it")
+      }
       continue
     }
     let action = send.propertyDeleted()
@@ -78,8 +88,12 @@ let incrementalSendTarget = FuzzTarget(name: "incremental-send") { bytes in
     switch action {
     case .writeChunk(let range):
       require(!terminated, "a chunk after the terminator")
-      require(range.lowerBound == written, "a chunk at \(range.lowerBound), the data so far ends at \(written)")
-      require(!range.isEmpty && range.count <= chunk, "a chunk of \(range.count) bytes (chunks are \(chunk))")
+      require(
+        range.lowerBound == written,
+        "a chunk at \(range.lowerBound), the data so far ends at \(written)")
+      require(
+        !range.isEmpty && range.count <= chunk,
+        "a chunk of \(range.count) bytes (chunks are \(chunk))")
       require(range.upperBound <= total, "a chunk past the \(total) bytes")
       written = range.upperBound
     case .writeTerminator:

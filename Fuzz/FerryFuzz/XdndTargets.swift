@@ -14,19 +14,25 @@ private let vocabulary = XdndVocabulary(
 let xdndMessageTarget = FuzzTarget(name: "xdnd-message") { bytes in
   var input = FuzzInput(bytes)
   let type = XAtom(rawValue: UInt(input.choice(8)))
-  let data = (0..<input.choice(7)).map { _ in Int(Int32(truncatingIfNeeded: input.number(bytes: 4))) }
+  let data = (0..<input.choice(7)).map { _ in Int(Int32(truncatingIfNeeded: input.number(bytes: 4)))
+  }
   guard let message = XdndMessage(type: type, data: data, vocabulary: vocabulary) else {
     require(!(1...6).contains(type.rawValue), "an XDND message type was not decoded")
     return
   }
   let encoded = message.encoded(vocabulary)
   require(encoded.data.count == 5, "\(encoded.data.count) longs")
-  require(encoded.data.allSatisfy { Int(Int32(truncatingIfNeeded: $0)) == $0 }, "a long out of 32-bit range")
-  guard let decoded = XdndMessage(type: encoded.type, data: encoded.data, vocabulary: vocabulary) else {
+  require(
+    encoded.data.allSatisfy { Int(Int32(truncatingIfNeeded: $0)) == $0 },
+    "a long out of 32-bit range")
+  guard let decoded = XdndMessage(type: encoded.type, data: encoded.data, vocabulary: vocabulary)
+  else {
     require(false, "\(message) encodes to a message that does not decode")
     return
   }
-  require(decoded.encoded(vocabulary).data == encoded.data, "\(message) changes when passed on: \(decoded)")
+  require(
+    decoded.encoded(vocabulary).data == encoded.data,
+    "\(message) changes when passed on: \(decoded)")
 }
 
 /// The drop target's session (`DropTargetSession`) under fuzzed XDND messages from three
@@ -37,7 +43,9 @@ let dropTargetTarget = FuzzTarget(name: "xdnd-target") { bytes in
   let ignored: Set<XAtom> = [XAtom(rawValue: 3)]
   var session = DropTargetSession(ignoredTypes: ignored)
   var dropsOwed: [XWindow: Int] = [:]
-  func types() -> [XAtom] { (0..<input.choice(6)).map { _ in XAtom(rawValue: UInt(input.choice(6))) } }
+  func types() -> [XAtom] {
+    (0..<input.choice(6)).map { _ in XAtom(rawValue: UInt(input.choice(6))) }
+  }
   while !input.isAtEnd {
     let source = XWindow(rawValue: UInt(input.choice(3) + 100))
     let actions: [DropTargetSession.Action]
@@ -51,7 +59,9 @@ let dropTargetTarget = FuzzTarget(name: "xdnd-target") { bytes in
       actions = []
     case 2:
       positioned = true
-      actions = session.position(source: source, inside: input.bool(), requested: input.pick([nil, .copy, .move, .link, .ask]))
+      actions = session.position(
+        source: source, inside: input.bool(),
+        requested: input.pick([nil, .copy, .move, .link, .ask]))
     case 3:
       actions = session.leave(source: source)
     case 4:
@@ -61,7 +71,9 @@ let dropTargetTarget = FuzzTarget(name: "xdnd-target") { bytes in
       actions = session.conversionsFinished(success: input.bool())
     }
     let statuses = actions.filter { if case .sendStatus = $0 { true } else { false } }
-    require(statuses.count == (positioned ? 1 : 0), "\(statuses.count) statuses for one \(positioned ? "position" : "non-position")")
+    require(
+      statuses.count == (positioned ? 1 : 0),
+      "\(statuses.count) statuses for one \(positioned ? "position" : "non-position")")
     for action in actions {
       switch action {
       case .sendStatus(let to, let accept, let action):
@@ -72,7 +84,9 @@ let dropTargetTarget = FuzzTarget(name: "xdnd-target") { bytes in
         require(dropsOwed[to, default: 0] > 0, "a finish to \(to), which dropped nothing")
         dropsOwed[to, default: 0] -= 1
       case .convert(_, let converted, _, _):
-        require(!converted.contains(.none) && converted.allSatisfy { !ignored.contains($0) }, "converting \(converted)")
+        require(
+          !converted.contains(.none) && converted.allSatisfy { !ignored.contains($0) },
+          "converting \(converted)")
         require(Set(converted).count == converted.count, "converting a type twice: \(converted)")
       case .readTypeList:
         break
@@ -91,11 +105,15 @@ let dragSourceTarget = FuzzTarget(name: "xdnd-source") { bytes in
   let source = XWindow(rawValue: 50)
   // The second target has an XdndProxy; the third speaks a version too old to talk to.
   let targets = [
-    DragSourceSession.Target(window: XWindow(rawValue: 200), messageWindow: XWindow(rawValue: 200), version: 5),
-    DragSourceSession.Target(window: XWindow(rawValue: 201), messageWindow: XWindow(rawValue: 211), version: 3),
-    DragSourceSession.Target(window: XWindow(rawValue: 202), messageWindow: XWindow(rawValue: 202), version: 2),
+    DragSourceSession.Target(
+      window: XWindow(rawValue: 200), messageWindow: XWindow(rawValue: 200), version: 5),
+    DragSourceSession.Target(
+      window: XWindow(rawValue: 201), messageWindow: XWindow(rawValue: 211), version: 3),
+    DragSourceSession.Target(
+      window: XWindow(rawValue: 202), messageWindow: XWindow(rawValue: 202), version: 2),
   ]
-  var session = DragSourceSession(source: source, types: (0..<input.choice(6)).map { XAtom(rawValue: UInt($0 + 20)) })
+  var session = DragSourceSession(
+    source: source, types: (0..<input.choice(6)).map { XAtom(rawValue: UInt($0 + 20)) })
   var entered: DragSourceSession.Target?
   var awaitingStatus = false
   var dropped = false
@@ -107,21 +125,29 @@ let dragSourceTarget = FuzzTarget(name: "xdnd-source") { bytes in
     case 0, 1:
       let over = input.choice(4) < 3 ? targets[input.choice(3)] : nil
       let position = DragSourceSession.Position(
-        rootX: input.choice(40), rootY: input.choice(40), time: XTimestamp(rawValue: UInt(input.byte())),
+        rootX: input.choice(40), rootY: input.choice(40),
+        time: XTimestamp(rawValue: UInt(input.byte())),
         action: input.pick([.copy, .move, .link]))
       actions = session.moved(over: over, to: position)
     case 2:
-      let window = input.choice(4) < 3 ? input.pick(targets.flatMap { [$0.window, $0.messageWindow] }) : XWindow(rawValue: 999)
-      if let current = entered, window == current.window || window == current.messageWindow { awaitingStatus = false }
-      let rectangle = XdndRectangle(x: input.choice(40), y: input.choice(40), width: input.choice(40), height: input.choice(40))
+      let window =
+        input.choice(4) < 3
+        ? input.pick(targets.flatMap { [$0.window, $0.messageWindow] }) : XWindow(rawValue: 999)
+      if let current = entered, window == current.window || window == current.messageWindow {
+        awaitingStatus = false
+      }
+      let rectangle = XdndRectangle(
+        x: input.choice(40), y: input.choice(40), width: input.choice(40), height: input.choice(40))
       actions = session.statusReceived(
-        target: window, accept: input.bool(), wantsPositionsInside: input.bool(), rectangle: rectangle,
+        target: window, accept: input.bool(), wantsPositionsInside: input.bool(),
+        rectangle: rectangle,
         action: input.pick([nil, .copy, .move]))
     case 3:
       actions = session.released(at: XTimestamp(rawValue: UInt(input.byte())))
     case 4:
       let window = input.pick(targets.flatMap { [$0.window, $0.messageWindow] })
-      actions = session.finishedReceived(target: window, success: input.bool(), action: input.pick([nil, .copy, .link]))
+      actions = session.finishedReceived(
+        target: window, success: input.bool(), action: input.pick([nil, .copy, .link]))
     case 5:
       actions = session.cancelled()
     default:
@@ -145,11 +171,15 @@ let dragSourceTarget = FuzzTarget(name: "xdnd-source") { bytes in
           require(!dropped, "a position after the drop")
           awaitingStatus = true
         case .leave(let named):
-          require(named == source && entered == target, "a leave to \(target.window), which was not entered")
+          require(
+            named == source && entered == target,
+            "a leave to \(target.window), which was not entered")
           require(!dropped, "a leave after the drop")
           entered = nil
         case .drop(let named, _):
-          require(named == source && entered == target, "a drop on \(target.window), which was not entered")
+          require(
+            named == source && entered == target,
+            "a drop on \(target.window), which was not entered")
           require(!dropped, "a second drop")
           dropped = true
         case .status, .finished:

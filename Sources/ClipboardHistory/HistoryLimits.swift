@@ -22,7 +22,8 @@ public struct HistoryLimits: Sendable, Hashable {
 
   /// Makes limits; every argument has the default documented on its property.
   public init(
-    maximumEntries: Int = 1_000, maximumTotalBytes: Int64 = 1 << 30, maximumItemBytes: Int64 = 256 << 20
+    maximumEntries: Int = 1_000, maximumTotalBytes: Int64 = 1 << 30,
+    maximumItemBytes: Int64 = 256 << 20
   ) {
     self.maximumEntries = maximumEntries
     self.maximumTotalBytes = maximumTotalBytes

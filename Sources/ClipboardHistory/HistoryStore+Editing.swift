@@ -10,7 +10,8 @@ extension HistoryStore {
     try changes.withLock { _ in
       let changed = try mapErrors {
         try database.write { db in
-          try db.execute(sql: "UPDATE entry SET pinned = ? WHERE id = ?", arguments: [pinned, id.rawValue])
+          try db.execute(
+            sql: "UPDATE entry SET pinned = ? WHERE id = ?", arguments: [pinned, id.rawValue])
           return db.changesCount
         }
       }
@@ -28,7 +29,8 @@ extension HistoryStore {
     if ids.isEmpty { return 0 }
     return try remove { db in
       try Int64.fetchAll(
-        db.cachedStatement(sql: "SELECT id FROM entry WHERE id IN (SELECT value FROM json_each(?))"),
+        db.cachedStatement(
+          sql: "SELECT id FROM entry WHERE id IN (SELECT value FROM json_each(?))"),
         arguments: [Self.jsonArray(ids.map(\.rawValue))])
     }
   }
@@ -41,7 +43,8 @@ extension HistoryStore {
   @discardableResult
   public func clear(includingPinned: Bool = false) throws -> Int {
     try remove { db in
-      try Int64.fetchAll(db, sql: includingPinned ? "SELECT id FROM entry" : "SELECT id FROM entry WHERE pinned = 0")
+      try Int64.fetchAll(
+        db, sql: includingPinned ? "SELECT id FROM entry" : "SELECT id FROM entry WHERE pinned = 0")
     }
   }
 
@@ -70,7 +73,9 @@ extension HistoryStore {
     let list = Self.jsonArray(ids)
     let named = try String.fetchSet(
       db.cachedStatement(
-        sql: "SELECT sha256 FROM representation WHERE inFile = 1 AND entryId IN (SELECT value FROM json_each(?))"),
+        sql:
+          "SELECT sha256 FROM representation WHERE inFile = 1 AND entryId IN (SELECT value FROM json_each(?))"
+      ),
       arguments: [list])
     try db.cachedStatement(sql: "DELETE FROM entry WHERE id IN (SELECT value FROM json_each(?))")
       .execute(arguments: [list])

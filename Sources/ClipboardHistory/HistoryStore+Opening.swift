@@ -19,7 +19,8 @@ extension HistoryStore {
       try queue.read { db in
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-        guard applicationID == HistorySchema.applicationID || (applicationID == 0 && objects == 0) else {
+        guard applicationID == HistorySchema.applicationID || (applicationID == 0 && objects == 0)
+        else {
           throw HistoryError.foreignDatabase(path: path)
         }
         if try HistorySchema.migrator.hasBeenSuperseded(db) {
@@ -29,7 +30,8 @@ extension HistoryStore {
     } catch let error as HistoryError {
       throw error
     } catch let error as DatabaseError {
-      throw HistoryError.unreadableDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
+      throw HistoryError.unreadableDatabase(
+        path: path, reason: error.message ?? "\(error.resultCode)")
     }
   }
 
@@ -42,8 +44,10 @@ extension HistoryStore {
     configuration.busyMode = .timeout(5)
     configuration.journalMode = .wal
     do {
-      let queue = try access == .writer
-        ? DatabaseQueue(path: path, configuration: configuration) : readOnlyQueue(path, label: "ClipboardHistory")
+      let queue =
+        try access == .writer
+        ? DatabaseQueue(path: path, configuration: configuration)
+        : readOnlyQueue(path, label: "ClipboardHistory")
       switch access {
       case .writer:
         try HistorySchema.migrator.migrate(queue)
@@ -59,7 +63,8 @@ extension HistoryStore {
       if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
         throw HistoryError.readOnlyDirectory(path: (path as NSString).deletingLastPathComponent)
       }
-      throw HistoryError.unreadableDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
+      throw HistoryError.unreadableDatabase(
+        path: path, reason: error.message ?? "\(error.resultCode)")
     }
   }
 

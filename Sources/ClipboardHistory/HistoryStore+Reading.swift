@@ -9,12 +9,15 @@ extension HistoryStore {
   ///   - limit: The most entries returned.
   ///   - offset: How many of the newest to skip (for paging).
   ///   - pasteboard: Only this pasteboard's entries, or every pasteboard's for `nil`.
-  public func list(limit: Int = 50, offset: Int = 0, pasteboard: String? = nil) throws -> [HistoryEntry] {
+  public func list(limit: Int = 50, offset: Int = 0, pasteboard: String? = nil) throws
+    -> [HistoryEntry]
+  {
     let filter = pasteboard == nil ? "" : "WHERE pasteboard = ?"
     var arguments: StatementArguments = pasteboard.map { [$0] } ?? []
     arguments += [limit, offset]
     return try entries(
-      sql: "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY sequence DESC LIMIT ? OFFSET ?",
+      sql:
+        "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY sequence DESC LIMIT ? OFFSET ?",
       arguments: arguments)
   }
 
@@ -25,7 +28,9 @@ extension HistoryStore {
 
   /// The entry with this id, or `nil`.
   public func entry(_ id: HistoryEntry.ID) throws -> HistoryEntry? {
-    try entries(sql: "SELECT \(Self.entryColumns) FROM entry WHERE id = ?", arguments: [id.rawValue]).first
+    try entries(
+      sql: "SELECT \(Self.entryColumns) FROM entry WHERE id = ?", arguments: [id.rawValue]
+    ).first
   }
 
   /// Entries whose text representations hold every word of `text`, each word matched as a
@@ -41,7 +46,9 @@ extension HistoryStore {
   ///   - limit: The most entries returned.
   ///   - pasteboard: Only this pasteboard's entries, or every pasteboard's for `nil`.
   /// - Returns: The matches; none for text with no word in it.
-  public func search(_ text: String, limit: Int = 50, pasteboard: String? = nil) throws -> [HistoryEntry] {
+  public func search(_ text: String, limit: Int = 50, pasteboard: String? = nil) throws
+    -> [HistoryEntry]
+  {
     guard let pattern = SearchPattern.prefixes(of: text) else { return [] }
     let filter = pasteboard == nil ? "" : "WHERE entry.pasteboard = ?"
     var arguments: StatementArguments = [pattern, Self.searchCandidates]
@@ -77,12 +84,15 @@ extension HistoryStore {
       try database.read { db in
         try Row.fetchOne(
           db.cachedStatement(
-            sql: "SELECT type, size, sha256, inFile, inlineData FROM representation WHERE entryId = ? AND position = ?"),
+            sql:
+              "SELECT type, size, sha256, inFile, inlineData FROM representation WHERE entryId = ? AND position = ?"
+          ),
           arguments: [id.rawValue, index])
       }
     }
     guard let row else {
-      throw try entry(id) == nil ? HistoryError.noSuchEntry(id) : HistoryError.noSuchRepresentation(id, index: index)
+      throw try entry(id) == nil
+        ? HistoryError.noSuchEntry(id) : HistoryError.noSuchRepresentation(id, index: index)
     }
     guard row["inFile"] as Bool else { return .data(row["inlineData"] as Data? ?? Data()) }
     let sha256: String = row["sha256"]
@@ -108,7 +118,8 @@ extension HistoryStore {
         let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
         let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
         return HistoryStatus(
-          entries: totals?["entries"] ?? 0, pinnedEntries: pinned, totalBytes: totals?["bytes"] ?? 0,
+          entries: totals?["entries"] ?? 0, pinnedEntries: pinned,
+          totalBytes: totals?["bytes"] ?? 0,
           databaseBytes: pages * pageSize, limits: limits, access: access)
       }
     }
@@ -138,13 +149,16 @@ extension HistoryStore {
         while let row = try representationRows.next() {
           representations[row[0], default: []].append(
             HistoryRepresentation(
-              type: row[1], size: row[2], isText: row[3], sha256: row[4], storage: row[5] ? .file : .inline))
+              type: row[1], size: row[2], isText: row[3], sha256: row[4],
+              storage: row[5] ? .file : .inline))
         }
         return rows.map { row in
           let id: Int64 = row[0]
           return HistoryEntry(
-            id: HistoryEntry.ID(rawValue: id), pasteboard: row[1], date: Date(timeIntervalSince1970: row[2]),
-            changeCount: row[3], source: row[4], isPinned: row[5], totalSize: row[6], preview: row[7],
+            id: HistoryEntry.ID(rawValue: id), pasteboard: row[1],
+            date: Date(timeIntervalSince1970: row[2]),
+            changeCount: row[3], source: row[4], isPinned: row[5], totalSize: row[6],
+            preview: row[7],
             representations: representations[id] ?? [])
         }
       }

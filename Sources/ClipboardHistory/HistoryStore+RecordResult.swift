@@ -39,7 +39,8 @@ extension HistoryStore {
     public var description: String {
       switch self {
       case .tooLarge(let size, let limit):
-        return "the copy (\(size) bytes or more) is larger than the history's per-item limit of \(limit) bytes"
+        return
+          "the copy (\(size) bytes or more) is larger than the history's per-item limit of \(limit) bytes"
       case .empty:
         return "the copy has no representation"
       }

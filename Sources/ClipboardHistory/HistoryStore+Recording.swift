@@ -30,7 +30,9 @@ extension HistoryStore {
         staged = item
       }
       do {
-        let (result, orphans) = try mapErrors { try database.write { try insert(item, staged, $0) } }
+        let (result, orphans) = try mapErrors {
+          try database.write { try insert(item, staged, $0) }
+        }
         blobs.remove(orphans)
         return result
       } catch {
@@ -48,7 +50,8 @@ extension HistoryStore {
     _ item: HistoryItem, _ staged: StagedItem, _ db: Database
   ) throws -> (RecordResult, orphans: [String]) {
     let digest = ContentHash.ofEntry(staged.representations)
-    let sequence = try (Int64.fetchOne(db.cachedStatement(sql: "SELECT max(sequence) FROM entry")) ?? 0) + 1
+    let sequence =
+      try (Int64.fetchOne(db.cachedStatement(sql: "SELECT max(sequence) FROM entry")) ?? 0) + 1
     let existing = try Int64.fetchOne(
       db.cachedStatement(
         sql: "SELECT id FROM entry WHERE pasteboard = ? AND digest = ?"),
@@ -59,7 +62,9 @@ extension HistoryStore {
           UPDATE entry SET sequence = ?, recordedAt = ?, changeCount = ?, source = coalesce(?, source)
           WHERE id = ?
           """
-      ).execute(arguments: [sequence, item.date.timeIntervalSince1970, item.changeCount, item.source, existing])
+      ).execute(arguments: [
+        sequence, item.date.timeIntervalSince1970, item.changeCount, item.source, existing,
+      ])
       return (.deduplicated(HistoryEntry.ID(rawValue: existing)), [])
     }
     try db.cachedStatement(
@@ -93,17 +98,23 @@ extension HistoryStore {
 
   /// Deletes the oldest unpinned entries, other than `sparing`, until the history is within
   /// its limits or only pinned entries are left.
-  private func evict(_ db: Database, sparing id: Int64) throws -> ([HistoryEntry.ID], orphans: [String]) {
+  private func evict(_ db: Database, sparing id: Int64) throws -> (
+    [HistoryEntry.ID], orphans: [String]
+  ) {
     var evicted: [Int64] = []
     var named = Set<String>()
     while true {
-      guard let totals = try Row.fetchOne(db.cachedStatement(sql: "SELECT entries, bytes FROM totals")) else { break }
+      guard
+        let totals = try Row.fetchOne(db.cachedStatement(sql: "SELECT entries, bytes FROM totals"))
+      else { break }
       var entries: Int = totals[0]
       var bytes: Int64 = totals[1]
       if entries <= limits.maximumEntries && bytes <= limits.maximumTotalBytes { break }
       let oldest = try Row.fetchAll(
         db.cachedStatement(
-          sql: "SELECT id, totalSize FROM entry WHERE pinned = 0 AND id != ? ORDER BY sequence LIMIT 64"),
+          sql:
+            "SELECT id, totalSize FROM entry WHERE pinned = 0 AND id != ? ORDER BY sequence LIMIT 64"
+        ),
         arguments: [id])
       var batch: [Int64] = []
       for row in oldest where entries > limits.maximumEntries || bytes > limits.maximumTotalBytes {

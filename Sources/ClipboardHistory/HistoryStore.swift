@@ -79,7 +79,9 @@ public final class HistoryStore: Sendable {
   ///   ``HistoryError/foreignDatabase(path:)`` or ``HistoryError/newerSchema(path:)`` for a
   ///   database file it will not use, which is left untouched;
   ///   ``HistoryError/missingDatabase(path:)`` for a reader of a history not made yet.
-  public init(directory: URL, access: Access = .writer, limits: HistoryLimits = HistoryLimits()) throws {
+  public init(directory: URL, access: Access = .writer, limits: HistoryLimits = HistoryLimits())
+    throws
+  {
     self.directory = directory.standardizedFileURL
     self.access = access
     self.limits = limits
@@ -92,7 +94,9 @@ public final class HistoryStore: Sendable {
       lock = try WriterLock(path: self.directory.appendingPathComponent(Self.lockName).path)
       try FileCalls.makeDirectory(blobs.directory)
     case .reader:
-      guard FileCalls.size(of: databasePath) != nil else { throw HistoryError.missingDatabase(path: databasePath) }
+      guard FileCalls.size(of: databasePath) != nil else {
+        throw HistoryError.missingDatabase(path: databasePath)
+      }
       lock = nil
     }
     if let size = FileCalls.size(of: databasePath), size > 0 {
@@ -131,7 +135,9 @@ public final class HistoryStore: Sendable {
   func referencedBlobs() throws -> Set<String> {
     try mapErrors {
       try database.read { db in
-        Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM representation WHERE inFile = 1"))
+        Set(
+          try String.fetchAll(
+            db, sql: "SELECT DISTINCT sha256 FROM representation WHERE inFile = 1"))
       }
     }
   }
@@ -146,7 +152,9 @@ public final class HistoryStore: Sendable {
       switch error.resultCode {
       case .SQLITE_FULL: throw HistoryError.diskFull(path: databasePath)
       case .SQLITE_READONLY: throw HistoryError.readOnlyStore(path: databasePath)
-      default: throw HistoryError.database(path: databasePath, reason: error.message ?? "\(error.resultCode)")
+      default:
+        throw HistoryError.database(
+          path: databasePath, reason: error.message ?? "\(error.resultCode)")
       }
     } catch {
       throw HistoryError.database(path: databasePath, reason: "\(error)")

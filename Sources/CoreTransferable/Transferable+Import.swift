@@ -59,17 +59,26 @@ extension Transferable {
   static func importableType(inferredFor url: URL) -> UTType? {
     let importers = transferImporters()
     func importable(_ type: UTType?) -> UTType? {
-      guard let type, !type.isDynamic, importers.contains(where: { type.conforms(to: $0.contentType) }) else { return nil }
+      guard let type, !type.isDynamic,
+        importers.contains(where: { type.conforms(to: $0.contentType) })
+      else { return nil }
       return type
     }
-    if !url.pathExtension.isEmpty, let type = importable(UTType(filenameExtension: url.pathExtension)) { return type }
+    if !url.pathExtension.isEmpty,
+      let type = importable(UTType(filenameExtension: url.pathExtension))
+    {
+      return type
+    }
     return importable(UTType._sniffed(from: Self.leadingBytes(of: url)))
   }
 
   /// Up to the first 4 KiB of a file, for its magic; none when it cannot be read (the import
   /// then reports that).
   static func leadingBytes(of url: URL) -> [UInt8] {
-    guard let descriptor = try? FileDescriptor.open(FilePath(url.path), .readOnly, options: .closeOnExec) else { return [] }
+    guard
+      let descriptor = try? FileDescriptor.open(
+        FilePath(url.path), .readOnly, options: .closeOnExec)
+    else { return [] }
     defer { try? descriptor.close() }
     var bytes = [UInt8](repeating: 0, count: 4096)
     let count = (try? bytes.withUnsafeMutableBytes { try descriptor.read(filling: $0) }) ?? 0

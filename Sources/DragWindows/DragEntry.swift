@@ -1,12 +1,12 @@
 import FoundationEssentials
+import Pasteboard
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Pasteboard
-import UniformTypeIdentifiers
 
 /// One draggable entry of a drag window: a label and the item it drags.
 public struct DragEntry: Sendable {

@@ -1,9 +1,10 @@
+import FerryProtocol
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import FerryProtocol
 
 /// The clipboard history's operations (docs/PROTOCOL.md, "history").
 ///
@@ -53,15 +54,21 @@ extension BrokerClient {
   /// - Throws: ``BrokerClientError``: `notFound`, `notAvailable`, `unknownType`, `io` when
   ///   `descriptor` fails.
   @discardableResult
-  public func historyShow(_ id: Int64, types: [String] = [], into descriptor: Int32) throws(BrokerClientError) -> String {
+  public func historyShow(_ id: Int64, types: [String] = [], into descriptor: Int32)
+    throws(BrokerClientError) -> String
+  {
     try send(.json(.request, HistoryShowRequest(id: id, types: types.isEmpty ? nil : types)))
-    return try receiveRead { bytes throws(BrokerClientError) in try Self.writeAll(bytes, to: descriptor) }.type
+    return try receiveRead { bytes throws(BrokerClientError) in
+      try Self.writeAll(bytes, to: descriptor)
+    }.type
   }
 
   /// One representation of an entry, in memory (see ``historyShow(_:types:into:)``).
   ///
   /// - Returns: The answer (the type served and the one of `types` it answers) and the bytes.
-  public func historyShow(_ id: Int64, types: [String] = []) throws(BrokerClientError) -> (answer: ReadResponse, data: Data) {
+  public func historyShow(_ id: Int64, types: [String] = []) throws(BrokerClientError) -> (
+    answer: ReadResponse, data: Data
+  ) {
     try send(.json(.request, HistoryShowRequest(id: id, types: types.isEmpty ? nil : types)))
     var data = Data()
     let answer = try receiveRead { bytes in data.append(contentsOf: bytes) }
@@ -101,7 +108,9 @@ extension BrokerClient {
   ///
   /// - Returns: The entry as it now is.
   @discardableResult
-  public func historySetPinned(_ pinned: Bool, _ id: Int64) throws(BrokerClientError) -> HistoryEntrySummary {
+  public func historySetPinned(_ pinned: Bool, _ id: Int64) throws(BrokerClientError)
+    -> HistoryEntrySummary
+  {
     try send(.json(.request, HistoryPinRequest(id: id, pinned: pinned)))
     return try expectResponse(HistoryEntrySummary.self)
   }

@@ -1,11 +1,12 @@
+import FerryProtocol
+import FerrySystem
+import JSONText
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import FerryProtocol
-import FerrySystem
-import JSONText
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -61,10 +62,12 @@ public final class BrokerClient {
     do throws(SocketPathError) {
       try location.checkDirectory()
     } catch .missing {
-      throw BrokerClientError(code: .noBroker, message: "no broker is running (\(location.directory) does not exist)")
+      throw BrokerClientError(
+        code: .noBroker, message: "no broker is running (\(location.directory) does not exist)")
     } catch .pathTooLong(let path, let limit) {
       throw BrokerClientError(
-        code: .noBroker, message: "no broker can listen at \(path): it is longer than \(limit) bytes")
+        code: .noBroker,
+        message: "no broker can listen at \(path): it is longer than \(limit) bytes")
     } catch {
       throw BrokerClientError(code: .unsafeSocket, message: "refusing the broker socket: \(error)")
     }
@@ -81,13 +84,16 @@ public final class BrokerClient {
     do throws(UnixSocket.Failure) {
       socket = try UnixSocket(connectingTo: path, within: timeout)
     } catch .nobodyListening {
-      throw BrokerClientError(code: .noBroker, message: "no broker is running (nothing answers at \(path))")
+      throw BrokerClientError(
+        code: .noBroker, message: "no broker is running (nothing answers at \(path))")
     } catch .timedOut {
       throw BrokerClientError(code: .timeout, message: "connecting to \(path) timed out")
     } catch {
-      throw BrokerClientError(code: .connectionLost, message: "cannot connect to \(path): \(error.description)")
+      throw BrokerClientError(
+        code: .connectionLost, message: "cannot connect to \(path): \(error.description)")
     }
-    let client = try BrokerClient(socket: socket, path: path, timeout: timeout, clientName: clientName)
+    let client = try BrokerClient(
+      socket: socket, path: path, timeout: timeout, clientName: clientName)
     if !pipelining { try client.completeHello() }
     return client
   }
@@ -119,7 +125,9 @@ public final class BrokerClient {
       close()
       throw BrokerClientError(
         code: .unsupportedVersion,
-        message: "the broker speaks protocol version \(answer.version), this client \(WireProtocol.version)")
+        message:
+          "the broker speaks protocol version \(answer.version), this client \(WireProtocol.version)"
+      )
     }
     hello = answer
   }
@@ -187,7 +195,8 @@ public final class BrokerClient {
     options: [ItemOption] = [], expires: Double? = nil
   ) throws(BrokerClientError) -> Int {
     let request = WriteRequest(
-      pasteboard: pasteboard, representations: representations.map { RepresentationHeader(type: $0.type) },
+      pasteboard: pasteboard,
+      representations: representations.map { RepresentationHeader(type: $0.type) },
       options: options.isEmpty ? nil : options, expires: expires)
     // While the data streams, an early refusal is looked for among the frames that came in:
     // the hello's answer must not be among them.
@@ -215,7 +224,9 @@ public final class BrokerClient {
   ) throws(BrokerClientError) -> String {
     // A spooled representation is copied from the broker's file inside the kernel; when that
     // file is gone by the time it is opened (the item was replaced), ask again for the bytes.
-    let write = { (bytes: [UInt8]) throws(BrokerClientError) in try Self.writeAll(bytes, to: descriptor) }
+    let write = { (bytes: [UInt8]) throws(BrokerClientError) in
+      try Self.writeAll(bytes, to: descriptor)
+    }
     let answer = try requestRead(types, from: pasteboard, inPlace: true, consume: write)
     guard let file = answer.file, try !copyInPlace(file, to: descriptor) else { return answer.type }
     return try requestRead(types, from: pasteboard, inPlace: nil, consume: write).type
@@ -229,7 +240,9 @@ public final class BrokerClient {
     types: [String], from pasteboard: String = WireProtocol.defaultPasteboard
   ) throws(BrokerClientError) -> (type: String, data: Data) {
     var data = Data()
-    let answer = try requestRead(types, from: pasteboard, inPlace: nil) { bytes in data.append(contentsOf: bytes) }
+    let answer = try requestRead(types, from: pasteboard, inPlace: nil) { bytes in
+      data.append(contentsOf: bytes)
+    }
     return (answer.type, data)
   }
 
@@ -245,7 +258,9 @@ public final class BrokerClient {
 
   /// Receives the answer to a request served as `read` is — a ``ReadResponse`` and the bytes
   /// — handing the bytes to `consume`.
-  func receiveRead(consume: ([UInt8]) throws(BrokerClientError) -> Void) throws(BrokerClientError) -> ReadResponse {
+  func receiveRead(consume: ([UInt8]) throws(BrokerClientError) -> Void) throws(BrokerClientError)
+    -> ReadResponse
+  {
     let answer = try compact(try responseFrame(), ReadResponse.init(compact:))
     try receiveRepresentation { bytes throws(BrokerClientError) in
       if answer.file != nil { throw protocolViolation("DATA after a file answer") }
@@ -320,7 +335,10 @@ public final class BrokerClient {
   public func register(
     declarationNamed name: String, contents: Data, allowExampleNamespace: Bool = false
   ) throws(BrokerClientError) -> [String] {
-    try send(.json(.request, RegisterRequest(name: name, allowExampleNamespace: allowExampleNamespace ? true : nil)))
+    try send(
+      .json(
+        .request,
+        RegisterRequest(name: name, allowExampleNamespace: allowExampleNamespace ? true : nil)))
     if let refusal = try sendRepresentations([.data(contents)]) { throw refusal }
     return try expectResponse(RegisterResponse.self).problems
   }
@@ -339,7 +357,8 @@ public final class BrokerClient {
     defer { Glibc.close(descriptor) }
     let name = path.split(separator: "/").last.map(String.init) ?? path
     let request = RegisterRequest(
-      name: name, allowExampleNamespace: allowExampleNamespace ? true : nil, directory: Self.directory(of: path))
+      name: name, allowExampleNamespace: allowExampleNamespace ? true : nil,
+      directory: Self.directory(of: path))
     try send(.json(.request, request))
     if let refusal = try sendRepresentations([.fileDescriptor(descriptor)]) { throw refusal }
     return try expectResponse(RegisterResponse.self).problems
@@ -373,8 +392,10 @@ public final class BrokerClient {
       throw BrokerClientError(code: .internal, message: "cannot encode the request: \(error)")
     }
     let bytes = frame.encoded()
-    try bytes.withUnsafeBytes { raw in Result { () throws(BrokerClientError) in try sendParts([raw]) } }
-      .get()
+    try bytes.withUnsafeBytes { raw in
+      Result { () throws(BrokerClientError) in try sendParts([raw]) }
+    }
+    .get()
   }
 
   private func sendParts(_ parts: [UnsafeRawBufferPointer]) throws(BrokerClientError) {
@@ -467,7 +488,8 @@ public final class BrokerClient {
     -> BrokerClientError?
   {
     let chunk = FrameLimits.maxDataBody
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Frame.headerSize + chunk, alignment: 16)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: Frame.headerSize + chunk, alignment: 16)
     defer { buffer.deallocate() }
     let body = UnsafeMutableRawBufferPointer(rebasing: buffer[Frame.headerSize...])
     let input = FileDescriptor(rawValue: descriptor)
@@ -477,7 +499,8 @@ public final class BrokerClient {
       while filled < chunk {
         let count: Int
         do throws(Errno) {
-          count = try input.readWaiting(into: UnsafeMutableRawBufferPointer(rebasing: body[filled...]))
+          count = try input.readWaiting(
+            into: UnsafeMutableRawBufferPointer(rebasing: body[filled...]))
         } catch {
           throw closing(.io, "reading the input failed: \(error); nothing was written")
         }
@@ -576,12 +599,16 @@ public final class BrokerClient {
         throw closing(.connectionLost, "receiving from the broker failed: \(error.description)")
       }
       if count == 0 {
-        throw closing(.connectionLost, "the broker closed the connection while this client waited for its \(what)")
+        throw closing(
+          .connectionLost,
+          "the broker closed the connection while this client waited for its \(what)")
       }
     }
   }
 
-  private func decode<T: Decodable>(_ type: T.Type, from frame: Frame) throws(BrokerClientError) -> T {
+  private func decode<T: Decodable>(_ type: T.Type, from frame: Frame) throws(BrokerClientError)
+    -> T
+  {
     do {
       return try frame.decodeJSON(type)
     } catch {
@@ -617,19 +644,24 @@ public final class BrokerClient {
         return error
       }
     }
-    if let failure { throw BrokerClientError(code: .io, message: "writing the output failed: \(failure)") }
+    if let failure {
+      throw BrokerClientError(code: .io, message: "writing the output failed: \(failure)")
+    }
   }
 
   /// Copies the broker's file `file` to `descriptor`.
   ///
   /// - Returns: `false`, having written nothing, when the file cannot be opened or is not the
   ///   one named (the item was replaced, or the broker's files are out of reach).
-  private func copyInPlace(_ file: FileReference, to descriptor: Int32) throws(BrokerClientError) -> Bool {
+  private func copyInPlace(_ file: FileReference, to descriptor: Int32) throws(BrokerClientError)
+    -> Bool
+  {
     let source = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard source >= 0 else { return false }
     defer { Glibc.close(source) }
     var info = stat()
-    guard fstat(source, &info) == 0, UInt64(info.st_dev) == file.device, UInt64(info.st_ino) == file.inode,
+    guard fstat(source, &info) == 0, UInt64(info.st_dev) == file.device,
+      UInt64(info.st_ino) == file.inode,
       Int64(info.st_size) == file.size, info.st_mode & S_IFMT == S_IFREG
     else { return false }
     do throws(FileCopy.Failure) {
@@ -640,7 +672,8 @@ public final class BrokerClient {
       switch error {
       case .source(let error):
         let reason = error.map { "\($0)" } ?? "it ended early"
-        throw BrokerClientError(code: .io, message: "reading the broker's copy \(file.path) failed: \(reason)")
+        throw BrokerClientError(
+          code: .io, message: "reading the broker's copy \(file.path) failed: \(reason)")
       case .destination(let error):
         throw BrokerClientError(code: .io, message: "writing the output failed: \(error)")
       }

@@ -39,7 +39,7 @@ enum FileCopy {
       } catch .resourceTemporarilyUnavailable {
         _ = try? FileDescriptor(rawValue: destination).wait(for: .writable)
         continue
-      } catch where offset == 0 && Self.kernelRefusals.contains(error) {
+      } catch  where offset == 0 && Self.kernelRefusals.contains(error) {
         // A destination sendfile cannot write (O_APPEND, a terminal): the read/write loop —
         // only before the first byte, so a failure halfway is not retried.
         kernelCopies = false
@@ -65,7 +65,9 @@ enum FileCopy {
     defer { buffer.deallocate() }
     let read: Int
     do {
-      read = try Errno.catching { try FileDescriptor(rawValue: source).read(fromAbsoluteOffset: Int64(offset), into: buffer) }
+      read = try Errno.catching {
+        try FileDescriptor(rawValue: source).read(fromAbsoluteOffset: Int64(offset), into: buffer)
+      }
     } catch {
       throw .source(error)
     }

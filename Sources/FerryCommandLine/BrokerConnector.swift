@@ -28,7 +28,8 @@ enum BrokerConnector {
 
   /// Writes `request` through the broker; `false` when none runs.
   static func copy(_ request: CopyRequest) throws -> Bool {
-    guard let client = try connect(timeout: BrokerClient.defaultTimeout, clientName: request.client) else { return false }
+    guard let client = try connect(timeout: BrokerClient.defaultTimeout, clientName: request.client)
+    else { return false }
     defer { client.close() }
     do {
       _ = try client.write(
@@ -42,7 +43,8 @@ enum BrokerConnector {
 
   /// Reads `request` through the broker into `descriptor`; `false` when none runs.
   static func paste(_ request: PasteRequest, to descriptor: Int32) throws -> Bool {
-    guard let client = try connect(timeout: request.timeout + .seconds(10), clientName: "pbpaste") else { return false }
+    guard let client = try connect(timeout: request.timeout + .seconds(10), clientName: "pbpaste")
+    else { return false }
     defer { client.close() }
     do {
       _ = try client.read(types: request.preferences, from: request.pasteboard, into: descriptor)
@@ -54,12 +56,15 @@ enum BrokerConnector {
 
   /// The pasteboard's types through the broker; `nil` when none runs.
   static func types(_ request: PasteRequest) throws -> [String]? {
-    guard let client = try connect(timeout: request.timeout + .seconds(10), clientName: "pbpaste") else { return nil }
+    guard let client = try connect(timeout: request.timeout + .seconds(10), clientName: "pbpaste")
+    else { return nil }
     defer { client.close() }
     do {
       let state = try client.types(of: request.pasteboard)
       if state.types.isEmpty {
-        throw CommandFailure("nothing to paste: the \(request.pasteboard) pasteboard is empty", status: .nothingAvailable)
+        throw CommandFailure(
+          "nothing to paste: the \(request.pasteboard) pasteboard is empty",
+          status: .nothingAvailable)
       }
       return state.types
     } catch let error as BrokerClientError {

@@ -8,7 +8,8 @@ public enum ContentType {
     if looksLikeText(bytes) { return .utf8PlainText }
     if let sniffed = UTType._sniffed(from: Array(bytes.prefix(4096))) { return sniffed }
     if let fileName, let dot = fileName.lastIndex(of: "."),
-      let type = UTType(filenameExtension: String(fileName[fileName.index(after: dot)...])), !type.isDynamic
+      let type = UTType(filenameExtension: String(fileName[fileName.index(after: dot)...])),
+      !type.isDynamic
     {
       return type
     }

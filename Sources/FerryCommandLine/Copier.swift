@@ -1,7 +1,7 @@
-import FoundationEssentials
 import Dispatch
-import UniformTypeIdentifiers
+import FoundationEssentials
 import SelectionBackend
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
@@ -22,7 +22,9 @@ public enum Copier {
     if request.throughTerminal || terminal == .always { return try copyThroughTerminal(request) }
     if try BrokerConnector.copy(request) { return }
     let display = environmentVariable("DISPLAY") ?? ""
-    if !DisplayServer.isAvailable, terminal == .auto, request.pasteboard == "general", TerminalClipboard.hasTerminal {
+    if !DisplayServer.isAvailable, terminal == .auto, request.pasteboard == "general",
+      TerminalClipboard.hasTerminal
+    {
       return try copyThroughTerminal(request)
     }
     guard let selection = SelectionName.forPasteboard(request.pasteboard) else {
@@ -31,11 +33,14 @@ public enum Copier {
         status: .noDisplayNoBroker)
     }
     guard DisplayServer.isAvailable else {
-      throw CommandFailure("\(DisplayServer.noDisplay) and no broker is running", status: .noDisplayNoBroker)
+      throw CommandFailure(
+        "\(DisplayServer.noDisplay) and no broker is running", status: .noDisplayNoBroker)
     }
     try DetachedSelectionServer.spawn(
       selection: selection, display: display,
-      representations: request.representations.map { (TypeArgument.type(forIdentifier: $0.type), $0.data) }, concealed: request.concealed)
+      representations: request.representations.map {
+        (TypeArgument.type(forIdentifier: $0.type), $0.data)
+      }, concealed: request.concealed)
   }
 }
 
@@ -43,12 +48,18 @@ extension Copier {
   /// Sends the copy's first text representation to the terminal's clipboard.
   static func copyThroughTerminal(_ request: CopyRequest) throws {
     guard request.pasteboard == "general" else {
-      throw CommandFailure("the terminal has one clipboard; OSC 52 cannot copy to the \(request.pasteboard) pasteboard", status: .usage)
+      throw CommandFailure(
+        "the terminal has one clipboard; OSC 52 cannot copy to the \(request.pasteboard) pasteboard",
+        status: .usage)
     }
-    let text = request.representations.first { TypeArgument.type(forIdentifier: $0.type).conforms(to: .text) }
+    let text = request.representations.first {
+      TypeArgument.type(forIdentifier: $0.type).conforms(to: .text)
+    }
     guard let text else {
       let types = request.representations.map(\.type).joined(separator: ", ")
-      throw CommandFailure("OSC 52 carries text, and the copy is \(types); nothing was sent to the terminal", status: .badInput)
+      throw CommandFailure(
+        "OSC 52 carries text, and the copy is \(types); nothing was sent to the terminal",
+        status: .badInput)
     }
     try TerminalClipboard.copy(text.data)
   }
@@ -66,11 +77,13 @@ public enum Paster {
     // Plain text, the common paste, is asked for at once, as xsel does: no TARGETS round trip
     // and no type tables. Any other answer takes the general way.
     if request.preferences.first == TypeArgument.textIdentifier, !DisplayServer.isWayland,
-      try DisplayServer.pasteUTF8Text(selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
+      try DisplayServer.pasteUTF8Text(
+        selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
     {
       return
     }
-    let direct = try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
+    let direct = try DirectSelection(
+      selection: selection, displayName: display, stepTimeout: request.timeout)
     defer { direct.close() }  // before the process exits, not whenever the task lets it go
     let preferences = request.preferences.map(TypeArgument.type(forIdentifier:))
     try runBlocking { _ = try await direct.paste(preferences: preferences, to: descriptor) }
@@ -93,7 +106,8 @@ public enum Paster {
 
   private static func directSelection(_ request: PasteRequest) throws -> DirectSelection {
     let (selection, display) = try directSource(request)
-    return try DirectSelection(selection: selection, displayName: display, stepTimeout: request.timeout)
+    return try DirectSelection(
+      selection: selection, displayName: display, stepTimeout: request.timeout)
   }
 
   /// The selection a paste without a broker reads, and the display (`$DISPLAY`).
@@ -104,7 +118,9 @@ public enum Paster {
         status: .noDisplayNoBroker)
     }
     let display = environmentVariable("DISPLAY")
-    if !DisplayServer.isAvailable, try TerminalClipboard.mode() != .never, TerminalClipboard.hasTerminal {
+    if !DisplayServer.isAvailable, try TerminalClipboard.mode() != .never,
+      TerminalClipboard.hasTerminal
+    {
       // Over SSH pbcopy copies through the terminal; the way back (an OSC 52 query) is
       // refused by most terminals, as it would let any program read the clipboard.
       throw CommandFailure(

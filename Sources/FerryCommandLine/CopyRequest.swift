@@ -1,11 +1,11 @@
 import FoundationEssentials
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import UniformTypeIdentifiers
 
 /// One copy: representations in order for one pasteboard.
 public struct CopyRequest: Sendable {
@@ -22,7 +22,8 @@ public struct CopyRequest: Sendable {
 
   /// Creates a request.
   public init(
-    pasteboard: String, representations: [(type: String, data: Data)], concealed: Bool, client: String = "pbcopy",
+    pasteboard: String, representations: [(type: String, data: Data)], concealed: Bool,
+    client: String = "pbcopy",
     throughTerminal: Bool = false
   ) {
     self.pasteboard = pasteboard
@@ -58,9 +59,13 @@ public enum CopyPlanner {
   ///
   /// - Throws: ``CommandFailure``: status 1 for empty input, 2 for an unknown type, 5 for
   ///   bytes that are not UTF-8 given as UTF-8 text.
-  public static func representation(of data: Data, fileName: String?, type: String?) throws -> (type: String, data: Data) {
+  public static func representation(of data: Data, fileName: String?, type: String?) throws -> (
+    type: String, data: Data
+  ) {
     guard !data.isEmpty else {
-      throw CommandFailure("nothing to copy: the input is empty (the pasteboard keeps what it had)", status: .nothingAvailable)
+      throw CommandFailure(
+        "nothing to copy: the input is empty (the pasteboard keeps what it had)",
+        status: .nothingAvailable)
     }
     guard let type else {
       let bytes = Array(data)

@@ -1,7 +1,7 @@
 import FerrySystem
 import FoundationEssentials
-import UniformTypeIdentifiers
 import SelectionBackend
+import UniformTypeIdentifiers
 
 extension DetachedSelectionServer {
   /// What the server tells the command that started it: one line on its descriptor 3, a
@@ -53,7 +53,8 @@ extension DetachedSelectionServer {
       let deadline = ContinuousClock.now + limit
       while !collected.contains(0x0A) {
         guard let found = try? descriptor.wait(for: .readable, until: deadline), !found.isEmpty,
-          let count = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }), count > 0
+          let count = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }),
+          count > 0
         else { break }
         collected += buffer[..<count]
       }

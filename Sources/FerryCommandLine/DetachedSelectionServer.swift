@@ -2,8 +2,8 @@ import Dispatch
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
-import UniformTypeIdentifiers
 import SelectionBackend
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
@@ -44,7 +44,8 @@ public enum DetachedSelectionServer {
     let launch = ChildLaunch(
       path: arguments[0], arguments: arguments,
       descriptors: [
-        .duplicate(data.readEnd, as: 0), .open("/dev/null", as: 1, .writeOnly), .open("/dev/null", as: 2, .writeOnly),
+        .duplicate(data.readEnd, as: 0), .open("/dev/null", as: 1, .writeOnly),
+        .open("/dev/null", as: 2, .writeOnly),
         .duplicate(status.writeEnd, as: 3), .closeAll(from: 4),
       ],
       group: .ownSession)
@@ -74,7 +75,9 @@ public enum DetachedSelectionServer {
   private static func executablePath() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    return count > 0
+      ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      : CommandLine.arguments[0]
   }
 
   /// The child's side: reads the bytes from standard input, owns the selection, reports
@@ -98,13 +101,16 @@ public enum DetachedSelectionServer {
     let concealed = arguments[2] == "concealed"
     var representations: [PasteboardRepresentation] = []
     for spec in arguments.dropFirst(3) {
-      guard let equals = spec.lastIndex(of: "="), let length = Int(spec[spec.index(after: equals)...]),
-        let type = UTType(String(spec[..<equals])) ?? Optional(UTType(exportedAs: String(spec[..<equals])))
+      guard let equals = spec.lastIndex(of: "="),
+        let length = Int(spec[spec.index(after: equals)...]),
+        let type = UTType(String(spec[..<equals]))
+          ?? Optional(UTType(exportedAs: String(spec[..<equals])))
       else { continue }
       representations.append(.data(readExactly(length), type: type))
     }
     if concealed { representations.append(.data(Data("secret".utf8), type: .passwordManagerHint)) }
-    let item = PasteboardItem(representations: representations, options: concealed ? .concealed : [])
+    let item = PasteboardItem(
+      representations: representations, options: concealed ? .concealed : [])
     let lost = DispatchSemaphore(value: 0)
     do {
       let connection = try DisplayServer.connect(displayName: display)

@@ -66,10 +66,12 @@ public struct DirectSelection: Sendable {
     // A target of exactly a wanted type streams straight to the output.
     for wanted in preferences {
       if let direct = targets.first(where: { $0.type == wanted }),
-        wanted != .utf8PlainText || direct.name == "UTF8_STRING" || direct.name.hasPrefix("text/plain;charset=utf-8")
+        wanted != .utf8PlainText || direct.name == "UTF8_STRING"
+          || direct.name.hasPrefix("text/plain;charset=utf-8")
       {
         do {
-          try await backend.read(selection, target: direct.name, into: descriptor, stepTimeout: stepTimeout)
+          try await backend.read(
+            selection, target: direct.name, into: descriptor, stepTimeout: stepTimeout)
           return wanted
         } catch {
           if case .refused = error { continue }
@@ -98,10 +100,13 @@ public struct DirectSelection: Sendable {
 
   static func failure(_ error: BackendError, selection: SelectionRole) -> CommandFailure {
     switch error {
-    case .noOwner: CommandFailure("nothing to paste: nobody owns \(selection)", status: .nothingAvailable)
-    case .timedOut: CommandFailure("the owner of \(selection) did not answer in time", status: .timeout)
+    case .noOwner:
+      CommandFailure("nothing to paste: nobody owns \(selection)", status: .nothingAvailable)
+    case .timedOut:
+      CommandFailure("the owner of \(selection) did not answer in time", status: .timeout)
     case .refused: CommandFailure("\(error)", status: .nothingAvailable)
-    case .cannotConnect: CommandFailure("\(error), and no broker is running", status: .noDisplayNoBroker)
+    case .cannotConnect:
+      CommandFailure("\(error), and no broker is running", status: .noDisplayNoBroker)
     default: CommandFailure("\(error)", status: .io)
     }
   }

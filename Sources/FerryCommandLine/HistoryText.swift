@@ -49,8 +49,10 @@ public enum HistoryText {
     case "\r": return "\\r"
     default:
       guard character.unicodeScalars.contains(where: needsEscape) else { return String(character) }
-      return character.unicodeScalars.map { needsEscape($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }
-        .joined()
+      return character.unicodeScalars.map {
+        needsEscape($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0)
+      }
+      .joined()
     }
   }
 
@@ -99,11 +101,13 @@ public enum HistoryText {
   ///
   /// - Throws: ``CommandFailure`` (status 2) when that is not an id.
   public static func entryID(fromMenuLine line: String) throws -> Int64 {
-    let field = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    let field =
+      line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     let trimmed = field.trimmingWhitespace()
     guard let id = parsedID(trimmed) else {
       throw CommandFailure(
-        "'\(oneLine(line, limit: 40))' is not a line of `ferry history --format menu` (ID<TAB>preview)", status: .usage)
+        "'\(oneLine(line, limit: 40))' is not a line of `ferry history --format menu` (ID<TAB>preview)",
+        status: .usage)
     }
     return id
   }
@@ -113,13 +117,17 @@ public enum HistoryText {
   /// - Throws: ``CommandFailure`` (status 2) when `text` is not one (a whole number, 0 or more).
   public static func entryID(_ text: String) throws -> Int64 {
     guard let id = parsedID(text) else {
-      throw CommandFailure("'\(oneLine(text, limit: 40))' is not a history entry id (a whole number, as `ferry history` lists)", status: .usage)
+      throw CommandFailure(
+        "'\(oneLine(text, limit: 40))' is not a history entry id (a whole number, as `ferry history` lists)",
+        status: .usage)
     }
     return id
   }
 
   private static func parsedID(_ text: some StringProtocol) -> Int64? {
-    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+    guard !text.isEmpty,
+      text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return nil }
     return Int64(text)
   }
 }

@@ -1,11 +1,11 @@
 import FoundationEssentials
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import UniformTypeIdentifiers
 
 /// Reading what a copy command was given: a file, or standard input.
 ///

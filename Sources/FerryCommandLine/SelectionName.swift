@@ -15,7 +15,9 @@ public enum SelectionName {
   }
 
   /// The pasteboards every tool knows: the X-bridged ones and Apple's named ones.
-  public static let standardPasteboards = ["general", "clipboard", "primary", "secondary", "find", "drag", "font", "ruler"]
+  public static let standardPasteboards = [
+    "general", "clipboard", "primary", "secondary", "find", "drag", "font", "ruler",
+  ]
 
   /// Checks a pasteboard name from the command line.
   ///
@@ -27,7 +29,8 @@ public enum SelectionName {
   ///   meant.
   public static func checkPasteboard(_ name: String) throws {
     guard isValidPasteboard(name) else {
-      throw CommandFailure("'\(name)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
+      throw CommandFailure(
+        "'\(name)' is not a pasteboard name (letters, digits, '-', '_', '.')", status: .usage)
     }
     let lowered = name.lowercased()
     guard !standardPasteboards.contains(name) else { return }
@@ -43,6 +46,10 @@ public enum SelectionName {
   /// Whether `name` is a usable pasteboard name: letters, digits, `-`, `_` and `.`.
   public static func isValidPasteboard(_ name: String) -> Bool {
     !name.isEmpty && name.count <= 64
-      && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+      && name.unicodeScalars.allSatisfy {
+        $0.isASCII
+          && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+            || "-_.".unicodeScalars.contains($0))
+      }
   }
 }

@@ -45,7 +45,9 @@ public enum TerminalClipboard {
   /// - Parameters:
   ///   - payload: The text, as UTF-8.
   ///   - multiplexer: Where the sequence goes through; see ``Multiplexer/current``.
-  static func sequence(for payload: some Collection<UInt8>, through multiplexer: Multiplexer) -> [UInt8] {
+  static func sequence(for payload: some Collection<UInt8>, through multiplexer: Multiplexer)
+    -> [UInt8]
+  {
     let encoded = Array(Data(payload).base64EncodedString().utf8)
     let plain = Array("\u{1B}]52;c;".utf8) + encoded + [0x07]
     switch multiplexer {
@@ -104,7 +106,8 @@ public enum TerminalClipboard {
   public static func copy(_ text: some Collection<UInt8>) throws {
     guard String(validating: text, as: UTF8.self) != nil else {
       throw CommandFailure(
-        "OSC 52 carries text, and the input is not UTF-8 text; nothing was sent to the terminal", status: .badInput)
+        "OSC 52 carries text, and the input is not UTF-8 text; nothing was sent to the terminal",
+        status: .badInput)
     }
     guard text.count <= defaultLimit else {
       throw CommandFailure(
@@ -113,7 +116,8 @@ public enum TerminalClipboard {
     }
     let descriptor = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw CommandFailure("no display, no broker and no terminal to copy to", status: .noDisplayNoBroker)
+      throw CommandFailure(
+        "no display, no broker and no terminal to copy to", status: .noDisplayNoBroker)
     }
     defer { close(descriptor) }
     let bytes = sequence(for: text, through: .current)

@@ -35,7 +35,9 @@ public enum TypeArgument {
   /// - Throws: ``CommandFailure`` (status 2) naming the word when no type answers to it.
   public static func identifier(_ text: String) throws -> String {
     if let alias = aliases[text] { return alias }
-    if !text.hasPrefix("."), !text.contains("/"), text.contains("."), UTType._isWellFormedIdentifier(text) {
+    if !text.hasPrefix("."), !text.contains("/"), text.contains("."),
+      UTType._isWellFormedIdentifier(text)
+    {
       return text
     }
     return try resolve(text).identifier
@@ -52,9 +54,13 @@ public enum TypeArgument {
     let essence = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
       .drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
     let parts = String(essence).split(separator: "/", omittingEmptySubsequences: false)
-    return parts.count == 2 && parts.allSatisfy { part in
-      !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0) }
-    }
+    return parts.count == 2
+      && parts.allSatisfy { part in
+        !part.isEmpty
+          && part.unicodeScalars.allSatisfy {
+            $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0)
+          }
+      }
   }
 
   /// Resolves `text` to a type.
@@ -71,7 +77,9 @@ public enum TypeArgument {
       // A declared type first, whatever it conforms to (inode/directory is public.folder,
       // not data); an unknown MIME type is the dynamic type `UTType(mimeType:)` makes — the
       // one the broker and X owners' offers use for it.
-      if let declared = UTType(mimeType: text, conformingTo: .item), !declared.isDynamic { return declared }
+      if let declared = UTType(mimeType: text, conformingTo: .item), !declared.isDynamic {
+        return declared
+      }
       guard let type = UTType(mimeType: text) else { throw unknown(text) }
       return type
     }
@@ -94,7 +102,9 @@ public enum TypeArgument {
   }
 
   private static func declaredExtension(_ ext: String, original: String) throws -> UTType {
-    guard let type = UTType(tag: ext, tagClass: .filenameExtension, conformingTo: nil), !type.isDynamic else {
+    guard let type = UTType(tag: ext, tagClass: .filenameExtension, conformingTo: nil),
+      !type.isDynamic
+    else {
       throw unknown(original)
     }
     return type

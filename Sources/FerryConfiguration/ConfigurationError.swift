@@ -24,7 +24,9 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
   }
 
   /// A problem at a line (and column) of a file.
-  static func file(_ path: String, line: Int, column: Int? = nil, _ problem: String) -> ConfigurationError {
+  static func file(_ path: String, line: Int, column: Int? = nil, _ problem: String)
+    -> ConfigurationError
+  {
     ConfigurationError("\(path):\(line)\(column.map { ":\($0)" } ?? ""): \(problem)")
   }
 

@@ -52,7 +52,9 @@ public struct ConfigurationFile: Sendable {
     case nil: break  // empty, or only comments
     case .mapping(let mapping)?: try reader.read(mapping, section: nil)
     case let node?:
-      throw .file(path, line: node.mark?.line ?? 1, "expected 'key: value' lines (see `ferry config --template`)")
+      throw .file(
+        path, line: node.mark?.line ?? 1,
+        "expected 'key: value' lines (see `ferry config --template`)")
     }
     settings = reader.settings
   }
@@ -67,7 +69,8 @@ public struct ConfigurationFile: Sendable {
     } catch CocoaError.fileReadNoSuchFile {
       return nil
     } catch {
-      throw ConfigurationError("cannot read \(path): \((error as NSError).localizedFailureReason ?? "\(error)")")
+      throw ConfigurationError(
+        "cannot read \(path): \((error as NSError).localizedFailureReason ?? "\(error)")")
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw ConfigurationError("\(path): not UTF-8 text")
@@ -81,12 +84,16 @@ public struct ConfigurationFile: Sendable {
     case .duplicatedKeysInMapping(let duplicates, let context):
       // Yams names the mapping; the lines are those where the key starts one, after it.
       let key = duplicates.sorted().first ?? ""
-      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter { index, line in
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter
+      { index, line in
         index + 1 >= context.mark.line && line.drop { $0 == " " }.hasPrefix("\(key):")
       }.map { $0.offset + 1 }
-      guard lines.count >= 2 else { return .file(path, line: context.mark.line, "\(key) is given twice") }
+      guard lines.count >= 2 else {
+        return .file(path, line: context.mark.line, "\(key) is given twice")
+      }
       return .file(path, line: lines[1], "\(key) is given twice (first on line \(lines[0]))")
-    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+      .composer(_, let problem, let mark, _):
       return .file(path, line: mark.line, column: mark.column, "not valid YAML: \(problem)")
     case .reader(let problem, let offset?, let value, _):
       // libyaml's reader (a control character, bad UTF-8) gives a character offset; Yams's
@@ -110,25 +117,33 @@ private struct SettingReader {
   mutating func read(_ mapping: Node.Mapping, section: String?) throws(ConfigurationError) {
     for (keyNode, valueNode) in mapping {
       let line = keyNode.mark?.line ?? 1
-      guard case .scalar(let scalar) = keyNode else { throw .file(path, line: line, "a key must be a name") }
+      guard case .scalar(let scalar) = keyNode else {
+        throw .file(path, line: line, "a key must be a name")
+      }
       let name = section.map { "\($0).\(scalar.string)" } ?? scalar.string
       if section == nil, ConfigurationFile.sections.contains(name) {
         if valueNode.isNull { continue }  // `history:` with every key under it commented out
         guard case .mapping(let inner) = valueNode else {
-          throw .file(path, line: line, "\(name): expected a section of keys (\(Self.keys(in: name)))")
+          throw .file(
+            path, line: line, "\(name): expected a section of keys (\(Self.keys(in: name)))")
         }
         try read(inner, section: name)
         continue
       }
-      guard let key = ConfigurationKey.named(name) else { throw .file(path, line: line, Self.unknown(name)) }
+      guard let key = ConfigurationKey.named(name) else {
+        throw .file(path, line: line, Self.unknown(name))
+      }
       if let earlier = settings.first(where: { $0.key == key }) {
         throw .file(path, line: line, "\(name) is given twice (first on line \(earlier.line))")
       }
-      settings.append(.init(key: key, value: try value(of: valueNode, for: key, line: line), line: line))
+      settings.append(
+        .init(key: key, value: try value(of: valueNode, for: key, line: line), line: line))
     }
   }
 
-  func value(of node: Node, for key: ConfigurationKey, line: Int) throws(ConfigurationError) -> ConfigurationValue {
+  func value(of node: Node, for key: ConfigurationKey, line: Int) throws(ConfigurationError)
+    -> ConfigurationValue
+  {
     let line = node.mark?.line ?? line
     switch node {
     case .scalar(let scalar):
@@ -143,13 +158,16 @@ private struct SettingReader {
       var names: [String] = []
       for element in sequence {
         guard case .scalar(let scalar) = element, !scalar.string.isEmpty else {
-          throw .file(path, line: element.mark?.line ?? line, "\(key.name): each entry must be a name")
+          throw .file(
+            path, line: element.mark?.line ?? line, "\(key.name): each entry must be a name")
         }
         names.append(scalar.string)
       }
       return .names(names)
     default:
-      throw .file(path, line: line, "\(key.name): expected \(key.expected), not a \(node.isMapping ? "section" : "list")")
+      throw .file(
+        path, line: line,
+        "\(key.name): expected \(key.expected), not a \(node.isMapping ? "section" : "list")")
     }
   }
 
@@ -161,7 +179,8 @@ private struct SettingReader {
       return "unknown key '\(name)' (did you mean '\(meant)'?)"
     }
     if let sectioned = names.first(where: { $0.hasSuffix(".\(name)") }) {
-      return "unknown key '\(name)' (did you mean '\(sectioned)', under \(sectioned.split(separator: ".")[0]):?)"
+      return
+        "unknown key '\(name)' (did you mean '\(sectioned)', under \(sectioned.split(separator: ".")[0]):?)"
     }
     return "unknown key '\(name)' (`ferry config --template` lists every key)"
   }

@@ -13,12 +13,15 @@ extension ConfigurationKey {
   public static let captureLimit = ConfigurationKey(
     name: "capture-limit", variable: "FERRY_CAPTURE_LIMIT", flag: "--capture-limit",
     kind: .number(minimum: 0, unit: "MiB"), defaultValue: .number(64),
-    summary: "How much of a new CLIPBOARD owner's data is copied at once, in MiB (0: only what SAVE_TARGETS hands over).")
+    summary:
+      "How much of a new CLIPBOARD owner's data is copied at once, in MiB (0: only what SAVE_TARGETS hands over)."
+  )
 
   /// What the daemon logs.
   public static let logLevel = ConfigurationKey(
     name: "log-level", variable: "FERRY_LOG_LEVEL", flag: "--log-level",
-    kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), defaultValue: .word("info"),
+    kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
+    defaultValue: .word("info"),
     summary: "What the daemon logs to standard error (the journal); --verbose is debug.")
 
   /// Whether a history is kept.
@@ -55,7 +58,9 @@ extension ConfigurationKey {
   public static let historyIgnore = ConfigurationKey(
     name: "history.ignore", variable: "FERRY_HISTORY_IGNORE", flag: "--history-ignore",
     kind: .names, defaultValue: .names([]),
-    summary: "Applications whose copies are never recorded, as `ferry history --json` names their source (WM_CLASS, or pbcopy); any case.")
+    summary:
+      "Applications whose copies are never recorded, as `ferry history --json` names their source (WM_CLASS, or pbcopy); any case."
+  )
 
   /// How long the broker waits for each answer of another application while copying its data.
   public static let captureTimeout = ConfigurationKey(
@@ -67,5 +72,6 @@ extension ConfigurationKey {
   public static let serveTimeout = ConfigurationKey(
     name: "timeouts.serve", variable: "FERRY_SERVE_TIMEOUT", flag: "--serve-timeout",
     kind: .seconds, defaultValue: .duration(.seconds(5)),
-    summary: "Seconds an X reader may take over each step of a large transfer before it is dropped.")
+    summary: "Seconds an X reader may take over each step of a large transfer before it is dropped."
+  )
 }

@@ -49,7 +49,8 @@ public struct ConfigurationKey: Sendable, Hashable {
       guard let seconds = Double(trimmed), seconds > 0, seconds <= 3600 else { return nil }
       return .duration(.milliseconds(Int64((seconds * 1000).rounded())))
     case .names:
-      return .names(trimmed.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty })
+      return .names(
+        trimmed.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty })
     }
   }
 
@@ -79,7 +80,9 @@ extension String {
 
 extension ConfigurationKey {
   /// Keys are the same when their names are.
-  public static func == (lhs: ConfigurationKey, rhs: ConfigurationKey) -> Bool { lhs.name == rhs.name }
+  public static func == (lhs: ConfigurationKey, rhs: ConfigurationKey) -> Bool {
+    lhs.name == rhs.name
+  }
 
   /// Hashes the name.
   public func hash(into hasher: inout Hasher) { hasher.combine(name) }

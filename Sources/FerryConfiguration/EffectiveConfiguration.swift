@@ -34,7 +34,8 @@ public struct EffectiveConfiguration: Sendable {
   ///     argument parser.
   /// - Throws: ``ConfigurationError`` naming the variable of a bad environment value.
   public init(
-    file: ConfigurationFile?, environment: [String: String], flags: [ConfigurationKey: ConfigurationValue] = [:]
+    file: ConfigurationFile?, environment: [String: String],
+    flags: [ConfigurationKey: ConfigurationValue] = [:]
   ) throws(ConfigurationError) {
     var entries: [Entry] = []
     for key in ConfigurationKey.all {
@@ -46,7 +47,8 @@ public struct EffectiveConfiguration: Sendable {
         }
         entries.append(Entry(key: key, value: value, source: .environment(variable: key.variable)))
       } else if let file, let setting = file.settings.first(where: { $0.key == key }) {
-        entries.append(Entry(key: key, value: setting.value, source: .file(path: file.path, line: setting.line)))
+        entries.append(
+          Entry(key: key, value: setting.value, source: .file(path: file.path, line: setting.line)))
       } else {
         entries.append(Entry(key: key, value: key.defaultValue, source: .defaultValue))
       }
@@ -57,7 +59,8 @@ public struct EffectiveConfiguration: Sendable {
 
   /// The entry of `key`.
   public subscript(key: ConfigurationKey) -> Entry {
-    entries.first { $0.key == key } ?? Entry(key: key, value: key.defaultValue, source: .defaultValue)
+    entries.first { $0.key == key }
+      ?? Entry(key: key, value: key.defaultValue, source: .defaultValue)
   }
 
   /// A number key's value.
@@ -100,7 +103,9 @@ extension EffectiveConfiguration {
   /// base directory specification says), else `~/.config/ferry/config`.
   public static func filePath(environment: [String: String]) -> (path: String, named: Bool) {
     if let path = environment["FERRY_CONFIG"], !path.isEmpty { return (path, true) }
-    if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") { return (base + "/ferry/config", false) }
+    if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+      return (base + "/ferry/config", false)
+    }
     let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     return (home + "/.config/ferry/config", false)
   }
@@ -112,7 +117,8 @@ extension EffectiveConfiguration {
   /// - Throws: ``ConfigurationError`` for a missing named file, an unreadable or wrong file,
   ///   or a bad environment value.
   public static func load(
-    path: String? = nil, environment: [String: String], flags: [ConfigurationKey: ConfigurationValue] = [:]
+    path: String? = nil, environment: [String: String],
+    flags: [ConfigurationKey: ConfigurationValue] = [:]
   ) throws(ConfigurationError) -> EffectiveConfiguration {
     let (found, named) = path.map { ($0, true) } ?? filePath(environment: environment)
     let file = try ConfigurationFile.load(path: found)

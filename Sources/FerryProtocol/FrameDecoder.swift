@@ -125,13 +125,16 @@ public struct FrameDecoder: Sendable {
         // An empty body is `[]`: `Array(unsafeUninitializedCapacity: 0)` stores its count
         // of 0 into the runtime's one shared empty-array object, a write from every thread
         // that decodes an END frame (ThreadSanitizer reported it as a data race).
-        let body = bodyCount == 0 ? [] : [UInt8](unsafeUninitializedCapacity: bodyCount) { target, count in
-          storage.withUnsafeBytes { source in
-            UnsafeMutableRawBufferPointer(target).copyMemory(
-              from: UnsafeRawBufferPointer(rebasing: source[from..<from + bodyCount]))
+        let body =
+          bodyCount == 0
+          ? []
+          : [UInt8](unsafeUninitializedCapacity: bodyCount) { target, count in
+            storage.withUnsafeBytes { source in
+              UnsafeMutableRawBufferPointer(target).copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: source[from..<from + bodyCount]))
+            }
+            count = bodyCount
           }
-          count = bodyCount
-        }
         start += bodyCount
         state = .header
         if start == end {

@@ -34,25 +34,33 @@ package struct CompactDecodingError: Error, CustomStringConvertible {
 extension CompactJSON {
   /// The member `key`, required.
   package func required(_ key: String) throws(CompactDecodingError) -> CompactJSON {
-    guard let value = self[key], value != .null else { throw CompactDecodingError(description: "no \(key)") }
+    guard let value = self[key], value != .null else {
+      throw CompactDecodingError(description: "no \(key)")
+    }
     return value
   }
 
   /// The member `key`, required to be a string.
   package func requiredString(_ key: String) throws(CompactDecodingError) -> String {
-    guard let value = try required(key).string else { throw CompactDecodingError(description: "\(key) is not a string") }
+    guard let value = try required(key).string else {
+      throw CompactDecodingError(description: "\(key) is not a string")
+    }
     return value
   }
 
   /// The member `key`, required to be an integer.
   package func requiredInteger(_ key: String) throws(CompactDecodingError) -> Int64 {
-    guard let value = try required(key).integer else { throw CompactDecodingError(description: "\(key) is not an integer") }
+    guard let value = try required(key).integer else {
+      throw CompactDecodingError(description: "\(key) is not an integer")
+    }
     return value
   }
 
   /// The member `key`, required to be a count (an integer of zero or more).
   package func requiredUnsigned(_ key: String) throws(CompactDecodingError) -> UInt64 {
-    guard let value = try required(key).unsigned else { throw CompactDecodingError(description: "\(key) is not a count") }
+    guard let value = try required(key).unsigned else {
+      throw CompactDecodingError(description: "\(key) is not a count")
+    }
     return value
   }
 
@@ -60,7 +68,9 @@ extension CompactJSON {
   package static func object(in frame: Frame) throws(CompactDecodingError) -> CompactJSON {
     do {
       let value = try CompactJSON.parse(frame.body)
-      guard case .object = value else { throw CompactDecodingError(description: "not a JSON object") }
+      guard case .object = value else {
+        throw CompactDecodingError(description: "not a JSON object")
+      }
       return value
     } catch let error as CompactDecodingError {
       throw error
@@ -76,7 +86,9 @@ extension HelloResponse {
     guard let pid = Int32(exactly: try json.requiredInteger("pid")) else {
       throw CompactDecodingError(description: "pid is out of range")
     }
-    self.init(version: Int(try json.requiredInteger("version")), broker: try json.requiredString("broker"), pid: pid)
+    self.init(
+      version: Int(try json.requiredInteger("version")), broker: try json.requiredString("broker"),
+      pid: pid)
   }
 }
 
@@ -86,16 +98,21 @@ extension ReadResponse {
     var file: FileReference?
     if let reference = json["file"], reference != .null {
       file = FileReference(
-        path: try reference.requiredString("path"), device: try reference.requiredUnsigned("device"),
+        path: try reference.requiredString("path"),
+        device: try reference.requiredUnsigned("device"),
         inode: try reference.requiredUnsigned("inode"), size: try reference.requiredInteger("size"))
     }
-    self.init(type: try json.requiredString("type"), requested: try json.requiredString("requested"), file: file)
+    self.init(
+      type: try json.requiredString("type"), requested: try json.requiredString("requested"),
+      file: file)
   }
 }
 
 extension ErrorBody {
   /// Reads an ERROR frame's body from its compact JSON.
   package init(compact json: CompactJSON) throws(CompactDecodingError) {
-    self.init(code: BrokerErrorCode(rawValue: try json.requiredString("code")), message: try json.requiredString("message"))
+    self.init(
+      code: BrokerErrorCode(rawValue: try json.requiredString("code")),
+      message: try json.requiredString("message"))
   }
 }

@@ -38,7 +38,8 @@ public struct HistoryEntrySummary: Codable, Sendable, Hashable {
 
   /// Creates an entry's description.
   public init(
-    id: Int64, pasteboard: String, date: Double, changeCount: Int, source: String?, pinned: Bool, size: Int64,
+    id: Int64, pasteboard: String, date: Double, changeCount: Int, source: String?, pinned: Bool,
+    size: Int64,
     preview: String?, types: [String]
   ) {
     self.id = id
@@ -149,7 +150,9 @@ public struct HistoryEntriesResponse: Codable, Sendable, Hashable {
   ///   - offset: The offset of the first of `entries`.
   ///   - moreMayFollow: Whether entries past these may exist (the broker fetched fewer than
   ///     were asked for).
-  public static func fitting(_ entries: [HistoryEntrySummary], offset: Int, moreMayFollow: Bool) -> Self {
+  public static func fitting(_ entries: [HistoryEntrySummary], offset: Int, moreMayFollow: Bool)
+    -> Self
+  {
     let whole = Self(entries: entries, next: moreMayFollow ? offset + entries.count : nil)
     if fits(whole) { return whole }
     // Room for the envelope, `{"entries":[` … `],"next":…}`, and a comma per entry.
@@ -162,7 +165,9 @@ public struct HistoryEntriesResponse: Codable, Sendable, Hashable {
       page.append(entry)
     }
     if page.isEmpty, var first = entries.first {
-      while !first.types.isEmpty, encodedSize(first) > room { first.types.removeLast(max(1, first.types.count / 2)) }
+      while !first.types.isEmpty, encodedSize(first) > room {
+        first.types.removeLast(max(1, first.types.count / 2))
+      }
       if encodedSize(first) > room { (first.source, first.preview) = (nil, nil) }  // a client's name of 60 KiB
       page = [first]
     }
@@ -294,7 +299,8 @@ public struct HistoryStatusSummary: Codable, Sendable, Hashable {
 
   /// Creates the history's status.
   public init(
-    enabled: Bool, entries: Int? = nil, pinned: Int? = nil, bytes: Int64? = nil, database: String? = nil,
+    enabled: Bool, entries: Int? = nil, pinned: Int? = nil, bytes: Int64? = nil,
+    database: String? = nil,
     problem: String? = nil
   ) {
     self.enabled = enabled

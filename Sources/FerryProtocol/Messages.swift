@@ -18,7 +18,8 @@ public enum WireProtocol {
 public enum BrokerOperation: String, Codable, Sendable, CaseIterable {
   case hello, write, read, types, watch, clear, register, status
   /// The clipboard history's operations (`Messages+History.swift`).
-  case historyList, historySearch, historyShow, historyRestore, historyDelete, historyClear, historyPin, historyUnpin
+  case historyList, historySearch, historyShow, historyRestore, historyDelete, historyClear,
+    historyPin, historyUnpin
 }
 
 /// The `op` field alone, read first to learn which request a REQUEST frame holds.

@@ -108,7 +108,9 @@ public struct SocketPath: Sendable, Hashable, CustomStringConvertible {
     for part in [host, number] where !part.isEmpty {
       name.append("-")
       for character in part {
-        let safe = character.isASCII && (character.isLetter || character.isNumber || "._-".contains(character))
+        let safe =
+          character.isASCII
+          && (character.isLetter || character.isNumber || "._-".contains(character))
         name.append(safe ? character : "_")
       }
     }

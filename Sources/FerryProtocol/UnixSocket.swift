@@ -38,7 +38,8 @@ package final class UnixSocket {
   /// - Throws: ``Failure``; ``Failure/nobodyListening(_:)`` when there is no socket or
   ///   nothing accepts on it.
   package init(connectingTo path: String, within timeout: Duration) throws(Failure) {
-    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let type =
+      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
       | Int32(SOCK_NONBLOCK.rawValue)
     let descriptor = socket(AF_UNIX, type, 0)
     guard descriptor >= 0 else { throw .system(call: "socket", .last) }
@@ -78,7 +79,8 @@ package final class UnixSocket {
           throw error == .connectionRefused || error == .noSuchFileOrDirectory
             ? .nobodyListening(error) : .system(call: "connect", error)
         }
-      case let error where [.noSuchFileOrDirectory, .connectionRefused, .notDirectory].contains(error):
+      case let error
+      where [.noSuchFileOrDirectory, .connectionRefused, .notDirectory].contains(error):
         close(descriptor)
         throw .nobodyListening(error)
       case let error:
@@ -169,7 +171,9 @@ package final class UnixSocket {
 
   /// Whether bytes (or the end of the stream) wait to be read, without waiting.
   package func hasInput() -> Bool {
-    (try? FileDescriptor(rawValue: descriptor).wait(for: .readable, until: .now)).map { !$0.isEmpty } ?? false
+    (try? FileDescriptor(rawValue: descriptor).wait(for: .readable, until: .now)).map {
+      !$0.isEmpty
+    } ?? false
   }
 
   /// Waits until `descriptor` is ready for `events`, or `deadline` passes.

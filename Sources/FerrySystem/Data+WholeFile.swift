@@ -32,7 +32,9 @@ extension Data {
     guard let descriptor = try? FileDescriptor.open(atPath: path, .readOnly) else { return nil }
     defer { try? descriptor.close() }
     var bytes = Data()
-    guard (try? descriptor.readChunks(path: path, chunkSize: 16 << 10) { bytes.append(contentsOf: $0) }) != nil
+    guard
+      (try? descriptor.readChunks(path: path, chunkSize: 16 << 10) { bytes.append(contentsOf: $0) })
+        != nil
     else { return nil }
     return bytes
   }

@@ -33,12 +33,14 @@ package enum DetachedThread {
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
     if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
     var thread = pthread_t()
-    let created = pthread_create(&thread, &attributes, { context in
-      let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
-      _ = work.name.withCString { cferry_set_thread_name($0) }
-      work.body()
-      return nil
-    }, context)
+    let created = pthread_create(
+      &thread, &attributes,
+      { context in
+        let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+        _ = work.name.withCString { cferry_set_thread_name($0) }
+        work.body()
+        return nil
+      }, context)
     if created != 0 {
       Unmanaged<Work>.fromOpaque(context).release()
       return false

@@ -39,7 +39,8 @@ extension FileDescriptor {
   ///
   /// - Throws: ``FileError`` (`open`).
   public static func open(
-    atPath path: String, _ mode: AccessMode, options: OpenOptions = [], permissions: FilePermissions? = nil
+    atPath path: String, _ mode: AccessMode, options: OpenOptions = [],
+    permissions: FilePermissions? = nil
   ) throws(FileError) -> FileDescriptor {
     do {
       return try Errno.catching {
@@ -63,7 +64,8 @@ extension FileDescriptor {
     do {
       return try Errno.catching {
         try FileDescriptor.open(
-          FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: permissions)
+          FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+          permissions: permissions)
       }
     } catch {
       throw FileError("create", path: path, code: error)

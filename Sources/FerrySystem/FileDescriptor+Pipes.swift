@@ -13,7 +13,9 @@ extension FileDescriptor {
   /// on another of the pipes handed to it.
   ///
   /// - Throws: `Errno` when the pipe cannot be made.
-  public static func closeOnExecPipe() throws(Errno) -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+  public static func closeOnExecPipe() throws(Errno) -> (
+    readEnd: FileDescriptor, writeEnd: FileDescriptor
+  ) {
     var (readEnd, writeEnd) = try Errno.catching { try FileDescriptor.pipe(options: .closeOnExec) }
     do {
       try readEnd.moveAboveStandardStreams()

@@ -32,7 +32,9 @@ extension FileDescriptor {
   public func read(filling buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
     var filled = 0
     while filled < buffer.count {
-      let count = try Errno.catching { try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }
+      let count = try Errno.catching {
+        try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+      }
       if count == 0 { break }
       filled += count
     }
@@ -50,7 +52,9 @@ extension FileDescriptor {
     var filled = 0
     while filled < buffer.count {
       let count = try Errno.catching {
-        try read(fromAbsoluteOffset: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+        try read(
+          fromAbsoluteOffset: offset + Int64(filled),
+          into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
       }
       if count == 0 { break }
       filled += count
@@ -70,7 +74,9 @@ extension FileDescriptor {
       if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
       let got = try bytes.withUnsafeMutableBytes { buffer in
         Result { () throws(Errno) in
-          try Errno.catching { try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) }
+          try Errno.catching {
+            try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+          }
         }
       }.get()
       if got == 0 { break }

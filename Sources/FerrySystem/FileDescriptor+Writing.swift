@@ -6,7 +6,9 @@ extension FileDescriptor {
   ///   standard output): wait in `poll(2)` while it is full (`EAGAIN`) instead of failing. Never
   ///   on a thread that must not block.
   /// - Throws: `Errno` when a write fails; what was written before stays written.
-  public func writeAll(from bytes: UnsafeRawBufferPointer, waitingForRoom: Bool = false) throws(Errno) {
+  public func writeAll(from bytes: UnsafeRawBufferPointer, waitingForRoom: Bool = false)
+    throws(Errno)
+  {
     guard waitingForRoom else {
       _ = try Errno.catching { try writeAll(bytes) }
       return
@@ -14,7 +16,9 @@ extension FileDescriptor {
     var offset = 0
     while offset < bytes.count {
       do {
-        offset += try Errno.catching { try write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+        offset += try Errno.catching {
+          try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        }
       } catch .wouldBlock {
         try wait(for: .writable)
       }

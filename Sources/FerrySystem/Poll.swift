@@ -72,7 +72,9 @@ public enum Poll {
       for index in entries.indices { entries[index].clear() }
       let timeout = deadline.map { milliseconds($0 - .now) } ?? -1
       let ready = entries.withUnsafeMutableBufferPointer { buffer in
-        buffer.withMemoryRebound(to: pollfd.self) { poll($0.baseAddress, nfds_t($0.count), timeout) }
+        buffer.withMemoryRebound(to: pollfd.self) {
+          poll($0.baseAddress, nfds_t($0.count), timeout)
+        }
       }
       if ready >= 0 { return Int(ready) }
       let error = Errno.last

@@ -57,7 +57,8 @@ final class TimerThread: Sendable {
       return state.lastID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let outcome = state.withLock { state -> Result<Bool, any Error> in
           guard case .starting = state.sleepers[id] else {
             state.sleepers[id] = nil
@@ -118,7 +119,8 @@ final class TimerThread: Sendable {
     var entries = [PollEntry(wakeReader, for: .readable)]
     var drain = [UInt8](repeating: 0, count: 64)
     while true {
-      let (due, next) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], ContinuousClock.Instant?) in
+      let (due, next) = state.withLock {
+        state -> ([CheckedContinuation<Void, any Error>], ContinuousClock.Instant?) in
         let now = ContinuousClock.now
         var due: [CheckedContinuation<Void, any Error>] = []
         var next: ContinuousClock.Instant?

@@ -11,8 +11,11 @@ public enum BuiltProduct {
   /// - Throws: ``PeerUnavailable`` when it was not built.
   public static func path(_ name: String) throws -> String {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent(name).path }
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+    let candidates = [directory, directory.deletingLastPathComponent()].map {
+      $0.appendingPathComponent(name).path
+    }
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
       throw PeerUnavailable(program: "\(name) (build it with `swift build --build-tests`)")
     }
     return found

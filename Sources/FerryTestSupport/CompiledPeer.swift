@@ -29,7 +29,9 @@ public enum CompiledPeer {
   ///   ``CompiledPeerBuildFailed`` when the source does not compile.
   public static func build(_ source: String) throws -> String {
     let name = (source as NSString).deletingPathExtension
-    guard let cc = Peers.path(of: "cc") else { throw PeerUnavailable(program: "cc (to build \(name))") }
+    guard let cc = Peers.path(of: "cc") else {
+      throw PeerUnavailable(program: "cc (to build \(name))")
+    }
     let path = sourceDirectory.appendingPathComponent(source).path
     let text = try Data(contentsOf: URL(fileURLWithPath: path))
     let hash = text.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }  // FNV-1a
@@ -37,13 +39,17 @@ public enum CompiledPeer {
       .appendingPathComponent("ferry-\(name)-\(String(hash, radix: 16))").path
     if FileManager.default.isExecutableFile(atPath: output) { return output }
     let scratch = "\(output).\(getpid())"
-    let result = try PeerProcess.run([cc, "-O1", "-o", scratch, path, "-lX11"], display: nil, timeout: .seconds(60))
+    let result = try PeerProcess.run(
+      [cc, "-O1", "-o", scratch, path, "-lX11"], display: nil, timeout: .seconds(60))
     guard result.status == 0 else {
-      if result.stderrText.contains("X11/Xlib.h: No such file") { throw PeerUnavailable(program: "libx11-dev (to build \(name))") }
+      if result.stderrText.contains("X11/Xlib.h: No such file") {
+        throw PeerUnavailable(program: "libx11-dev (to build \(name))")
+      }
       throw CompiledPeerBuildFailed(source: source, output: result.stderrText)
     }
     guard rename(scratch, output) == 0 else {
-      throw CompiledPeerBuildFailed(source: source, output: "rename: \(String(cString: strerror(errno)))")
+      throw CompiledPeerBuildFailed(
+        source: source, output: "rename: \(String(cString: strerror(errno)))")
     }
     return output
   }

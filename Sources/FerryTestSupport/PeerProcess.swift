@@ -42,10 +42,13 @@ public final class PeerProcess: @unchecked Sendable {
   ///     being captured: for payloads too large to hold in memory twice.
   /// - Throws: ``PeerUnavailable`` when the program is not installed.
   public init(
-    _ arguments: [String], display: String?, input: Data? = nil, environment: [String: String] = [:],
+    _ arguments: [String], display: String?, input: Data? = nil,
+    environment: [String: String] = [:],
     inputFile: URL? = nil, outputFile: URL? = nil
   ) throws {
-    guard let executable = Peers.path(of: arguments[0]) else { throw PeerUnavailable(program: arguments[0]) }
+    guard let executable = Peers.path(of: arguments[0]) else {
+      throw PeerUnavailable(program: arguments[0])
+    }
     var env = ProcessInfo.processInfo.environment
     if let display { env["DISPLAY"] = display } else { env.removeValue(forKey: "DISPLAY") }
     env.merge(environment) { $1 }
@@ -59,12 +62,15 @@ public final class PeerProcess: @unchecked Sendable {
     let inputHandle = try inputFile.map { try FileHandle(forReadingFrom: $0) }
     let stdinPipe = inputHandle == nil ? input.map { _ in Pipe() } : nil
     let (stdoutPipe, stderrPipe) = (Pipe(), Pipe())
-    let standardInput = (inputHandle ?? stdinPipe?.fileHandleForReading).map { TestChild.Stream.descriptor($0.fileDescriptor) }
+    let standardInput = (inputHandle ?? stdinPipe?.fileHandleForReading).map {
+      TestChild.Stream.descriptor($0.fileDescriptor)
+    }
     let started = Swift.Result {
       try TestChild.start(
         path: executable, arguments: Array(arguments.dropFirst()), environment: env,
         standardInput: standardInput ?? .nullDevice,
-        standardOutput: .descriptor((outputHandle ?? stdoutPipe.fileHandleForWriting).fileDescriptor),
+        standardOutput: .descriptor(
+          (outputHandle ?? stdoutPipe.fileHandleForWriting).fileDescriptor),
         standardError: .descriptor(stderrPipe.fileHandleForWriting.fileDescriptor))
     }
     // The child's ends: once the child has them, only the child may hold them, so that a
@@ -126,9 +132,13 @@ public final class PeerProcess: @unchecked Sendable {
 
   /// Waits until the output contains `text`, or the deadline passes.
   @discardableResult
-  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
+  @available(
+    *, noasync,
+    message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run"
+  )
   public func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) -> Bool {
-    Deadline.wait(for: timeout) { outputSoFar.contains(text) || !process.isRunning } && outputSoFar.contains(text)
+    Deadline.wait(for: timeout) { outputSoFar.contains(text) || !process.isRunning }
+      && outputSoFar.contains(text)
   }
 
   /// Waits for the process to end, killing its process group with SIGKILL after `timeout`.
@@ -140,7 +150,10 @@ public final class PeerProcess: @unchecked Sendable {
   ///
   /// Never blocks for long: past the deadline the result says so, with status
   /// ``Result/stillRunning``.
-  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
+  @available(
+    *, noasync,
+    message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run"
+  )
   public func finish(timeout: Duration = .seconds(20)) -> Result {
     if !Deadline.wait(for: timeout, { !process.isRunning }) {
       Glibc.kill(-process.processIdentifier, SIGKILL)
@@ -151,7 +164,9 @@ public final class PeerProcess: @unchecked Sendable {
     _ = readers.wait(timeout: .now() + .seconds(ended ? 5 : 0))
     collected.lock()
     defer { collected.unlock() }
-    return Result(status: ended ? process.terminationStatus : Result.stillRunning, stdout: stdoutData, stderr: stderrData)
+    return Result(
+      status: ended ? process.terminationStatus : Result.stillRunning, stdout: stdoutData,
+      stderr: stderrData)
   }
 
   /// Sends `signal` to the peer and everything it started (its process group), and reaps it.
@@ -165,7 +180,10 @@ public final class PeerProcess: @unchecked Sendable {
   }
 
   /// Runs a peer to completion.
-  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
+  @available(
+    *, noasync,
+    message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run"
+  )
   public static func run(
     _ arguments: [String], display: String?, input: Data? = nil, timeout: Duration = .seconds(20),
     environment: [String: String] = [:], inputFile: URL? = nil, outputFile: URL? = nil

@@ -4,7 +4,9 @@ import Foundation
 public enum Peers {
   /// The absolute path of `program` on `PATH`, or `nil`.
   public static func path(of program: String) -> String? {
-    if program.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
+    if program.hasPrefix("/") {
+      return FileManager.default.isExecutableFile(atPath: program) ? program : nil
+    }
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for directory in path.split(separator: ":") {
       let candidate = "\(directory)/\(program)"
@@ -17,7 +19,9 @@ public enum Peers {
   ///
   /// - Throws: ``PeerUnavailable`` naming the first one that is not.
   public static func require(_ programs: String...) throws {
-    for program in programs where path(of: program) == nil { throw PeerUnavailable(program: program) }
+    for program in programs where path(of: program) == nil {
+      throw PeerUnavailable(program: program)
+    }
   }
 
   /// The system Python that has python3-gi and tkinter (not a pyenv shim).

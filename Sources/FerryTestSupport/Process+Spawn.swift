@@ -51,17 +51,22 @@ public final class TestChild: Sendable {
     standardInput: Stream = .nullDevice, standardOutput: Stream = .nullDevice,
     standardError: Stream = .nullDevice, kept: Bool = true
   ) throws -> TestChild {
-    let descriptors = [standardInput, standardOutput, standardError].enumerated().map { number, stream in
+    let descriptors = [standardInput, standardOutput, standardError].enumerated().map {
+      number, stream in
       switch stream {
       case .nullDevice:
-        ChildLaunch.DescriptorAction.open("/dev/null", as: CInt(number), number == 0 ? .readOnly : .writeOnly)
+        ChildLaunch.DescriptorAction.open(
+          "/dev/null", as: CInt(number), number == 0 ? .readOnly : .writeOnly)
       case .descriptor(let descriptor):
-        ChildLaunch.DescriptorAction.duplicate(FileDescriptor(rawValue: descriptor), as: CInt(number))
+        ChildLaunch.DescriptorAction.duplicate(
+          FileDescriptor(rawValue: descriptor), as: CInt(number))
       }
     }
     let launch = ChildLaunch(
       path: path, arguments: [path] + arguments,
-      environment: environment.map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } },
+      environment: environment.map {
+        $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+      },
       descriptors: descriptors + [.closeAll(from: 3)], group: .own)
     let child = try launch.spawn()
     let started = TestChild(child)

@@ -56,7 +56,8 @@ public enum ProcessKeeper {
       defer { try? readEnd.close() }
       do {
         let process = try TestChild.start(
-          path: "/usr/bin/awk", arguments: [program], standardInput: .descriptor(readEnd.rawValue), kept: false)
+          path: "/usr/bin/awk", arguments: [program], standardInput: .descriptor(readEnd.rawValue),
+          kept: false)
         keeper = (process, writeEnd)
       } catch {
         try? writeEnd.close()

@@ -30,16 +30,20 @@ public struct SessionUser: Sendable, Equatable {
   public static func forSessions() throws -> SessionUser {
     guard geteuid() == 0 else {
       guard let current = lookUp(uid: geteuid()) else {
-        throw WaylandSessionError(message: "the test process's user \(geteuid()) has no passwd entry")
+        throw WaylandSessionError(
+          message: "the test process's user \(geteuid()) has no passwd entry")
       }
       return current
     }
     if let existing = lookUp(name: testUserName) { return existing }
-    guard Peers.path(of: "/usr/sbin/useradd") != nil else { throw PeerUnavailable(program: "useradd (passwd)") }
+    guard Peers.path(of: "/usr/sbin/useradd") != nil else {
+      throw PeerUnavailable(program: "useradd (passwd)")
+    }
     // A system user with a group of its own, no home and no login: only ever a uid to drop to.
     let result = try PeerProcess.run(
       [
-        "/usr/sbin/useradd", "--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent",
+        "/usr/sbin/useradd", "--system", "--user-group", "--no-create-home", "--home-dir",
+        "/nonexistent",
         "--shell", "/usr/sbin/nologin", testUserName,
       ], display: nil, timeout: .seconds(30))
     // Another test process may have created it meanwhile (useradd then fails with status 9).
@@ -55,6 +59,7 @@ public struct SessionUser: Sendable, Equatable {
 
   static func lookUp(uid: uid_t) -> SessionUser? {
     guard let entry = getpwuid(uid) else { return nil }
-    return SessionUser(name: String(cString: entry.pointee.pw_name), uid: uid, gid: entry.pointee.pw_gid)
+    return SessionUser(
+      name: String(cString: entry.pointee.pw_name), uid: uid, gid: entry.pointee.pw_gid)
   }
 }

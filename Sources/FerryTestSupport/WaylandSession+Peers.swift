@@ -25,7 +25,9 @@ extension WaylandSession {
     {
       environment["SWAYSOCK"] = "\(runtimeDirectory)/\(socket)"
     }
-    if let mark = ProcessInfo.processInfo.environment["FERRY_TEST_RUN"] { environment["FERRY_TEST_RUN"] = mark }
+    if let mark = ProcessInfo.processInfo.environment["FERRY_TEST_RUN"] {
+      environment["FERRY_TEST_RUN"] = mark
+    }
     return environment
   }
 
@@ -40,14 +42,18 @@ extension WaylandSession {
   /// - Throws: ``PeerUnavailable`` when the program (or, for `x11`, `xhost`) is not installed.
   @available(*, noasync, message: "may start XWayland; call it inside DetachedThread.run")
   public func peer(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], x11: Bool = false
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+    x11: Bool = false
   ) throws -> PeerProcess {
-    guard let program = Peers.path(of: arguments[0]) else { throw PeerUnavailable(program: arguments[0]) }
+    guard let program = Peers.path(of: arguments[0]) else {
+      throw PeerUnavailable(program: arguments[0])
+    }
     var variables = peerEnvironment
     if x11 { variables["DISPLAY"] = try xDisplay() }
     variables.merge(environment) { $1 }
     let command = [program] + arguments.dropFirst()
-    let clean = ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    let clean =
+      ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     return try PeerProcess(userPrefix() + clean + command, display: nil, input: input)
   }
 
@@ -55,7 +61,8 @@ extension WaylandSession {
   /// process group after `timeout`.
   @available(*, noasync, message: "blocks a thread of the concurrency pool; await the async form")
   public func run(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], x11: Bool = false,
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+    x11: Bool = false,
     timeout: Duration = .seconds(20)
   ) throws -> PeerProcess.Result {
     try peer(arguments, input: input, environment: environment, x11: x11).finish(timeout: timeout)
@@ -63,7 +70,8 @@ extension WaylandSession {
 
   /// The `async` form of ``run(_:input:environment:x11:timeout:)``: waits on a thread of its own.
   public func run(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], x11: Bool = false,
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+    x11: Bool = false,
     timeout: Duration = .seconds(20)
   ) async throws -> PeerProcess.Result {
     try await DetachedThread.run {
@@ -78,10 +86,13 @@ extension WaylandSession {
   /// peer returns (rather than after ``PeerProcess``'s wait for the pipes' end).
   @available(*, noasync, message: "blocks a thread of the concurrency pool; await the async form")
   public func runServing(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], x11: Bool = false,
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+    x11: Bool = false,
     timeout: Duration = .seconds(20)
   ) throws -> PeerProcess.Result {
-    guard let program = Peers.path(of: arguments[0]) else { throw PeerUnavailable(program: arguments[0]) }
+    guard let program = Peers.path(of: arguments[0]) else {
+      throw PeerUnavailable(program: arguments[0])
+    }
     let script = """
       out="$(mktemp)" && err="$(mktemp)" || exit 125
       "$@" >"$out" 2>"$err"
@@ -90,25 +101,31 @@ extension WaylandSession {
       exit "$status"
       """
     return try run(
-      ["/bin/sh", "-c", script, "sh", program] + arguments.dropFirst(), input: input, environment: environment,
+      ["/bin/sh", "-c", script, "sh", program] + arguments.dropFirst(), input: input,
+      environment: environment,
       x11: x11, timeout: timeout)
   }
 
   /// The `async` form of ``runServing(_:input:environment:x11:timeout:)``.
   public func runServing(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], x11: Bool = false,
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+    x11: Bool = false,
     timeout: Duration = .seconds(20)
   ) async throws -> PeerProcess.Result {
     try await DetachedThread.run {
-      try self.runServing(arguments, input: input, environment: environment, x11: x11, timeout: timeout)
+      try self.runServing(
+        arguments, input: input, environment: environment, x11: x11, timeout: timeout)
     }
   }
 
   /// The `async` form of ``peer(_:input:environment:x11:)``, for a peer that keeps running.
   public func peer(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], x11: Bool = false
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+    x11: Bool = false
   ) async throws -> PeerProcess {
-    try await DetachedThread.run { try self.peer(arguments, input: input, environment: environment, x11: x11) }
+    try await DetachedThread.run {
+      try self.peer(arguments, input: input, environment: environment, x11: x11)
+    }
   }
 
   /// The session's XWayland display (such as `:0`), started on first use, with the test
@@ -125,13 +142,18 @@ extension WaylandSession {
   @available(*, noasync, message: "may start XWayland; call it inside DetachedThread.run")
   public func xDisplay() throws -> String {
     if let known = xDisplayName.withLock({ $0 }) { return known }
-    guard Peers.path(of: "xhost") != nil else { throw PeerUnavailable(program: "xhost (x11-xserver-utils)") }
+    guard Peers.path(of: "xhost") != nil else {
+      throw PeerUnavailable(program: "xhost (x11-xserver-utils)")
+    }
     // sway sets DISPLAY in its own environment as it sets XWayland up; `exec` shows it.
     let file = "\(directory)/home/display"
     try? FileManager.default.removeItem(atPath: file)
-    let asked = try run(["swaymsg", "exec", "printenv DISPLAY > \(file).part && mv \(file).part \(file)"])
+    let asked = try run([
+      "swaymsg", "exec", "printenv DISPLAY > \(file).part && mv \(file).part \(file)",
+    ])
     guard asked.status == 0 else {
-      throw WaylandSessionError(message: "swaymsg exec failed (\(asked.status)): \(asked.stderrText)")
+      throw WaylandSessionError(
+        message: "swaymsg exec failed (\(asked.status)): \(asked.stderrText)")
     }
     var display = ""
     _ = Deadline.wait(for: .seconds(10)) {
@@ -140,14 +162,18 @@ extension WaylandSession {
       return !display.isEmpty
     }
     guard display.hasPrefix(":") else {
-      throw WaylandSessionError(message: "sway has no XWayland display (DISPLAY '\(display)'); its log:\n\(log)")
+      throw WaylandSessionError(
+        message: "sway has no XWayland display (DISPLAY '\(display)'); its log:\n\(log)")
     }
     // The first X client starts XWayland; this one also lets the test's user in.
     let me = SessionUser.lookUp(uid: geteuid())?.name ?? "root"
-    let allowed = try run(["xhost", "+si:localuser:\(me)"], environment: ["DISPLAY": display], timeout: .seconds(30))
+    let allowed = try run(
+      ["xhost", "+si:localuser:\(me)"], environment: ["DISPLAY": display], timeout: .seconds(30))
     guard allowed.status == 0 else {
       throw WaylandSessionError(
-        message: "xhost on XWayland \(display) failed (\(allowed.status)): \(allowed.stderrText)\nsway's log:\n\(log)")
+        message:
+          "xhost on XWayland \(display) failed (\(allowed.status)): \(allowed.stderrText)\nsway's log:\n\(log)"
+      )
     }
     xDisplayName.withLock { $0 = display }
     return display

@@ -155,7 +155,9 @@ public final class WaylandSession: Sendable {
     var tools: [String: String] = [:]
     if isolated {
       for tool in ["unshare", "setpriv", "nsenter"] {
-        guard let path = Peers.path(of: tool) else { throw PeerUnavailable(program: "\(tool) (util-linux)") }
+        guard let path = Peers.path(of: tool) else {
+          throw PeerUnavailable(program: "\(tool) (util-linux)")
+        }
         tools[tool] = path
       }
     }
@@ -164,7 +166,9 @@ public final class WaylandSession: Sendable {
     // deep); otherwise wherever this process keeps temporary files.
     let parent = isolated ? "/tmp" : FileManager.default.temporaryDirectory.path
     var template = Array("\(parent)/ferry-wayland-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw WaylandSessionError(message: "mkdtemp in \(parent) failed") }
+    guard let made = mkdtemp(&template) else {
+      throw WaylandSessionError(message: "mkdtemp in \(parent) failed")
+    }
     let directory = String(cString: made)
     var started: TestChild?
     defer {
@@ -200,7 +204,9 @@ public final class WaylandSession: Sendable {
       "WLR_RENDERER": "pixman",
     ]
     // Scripts/test's mark: a compositor a run left behind is then named and fails the run.
-    if let mark = ProcessInfo.processInfo.environment["FERRY_TEST_RUN"] { environment["FERRY_TEST_RUN"] = mark }
+    if let mark = ProcessInfo.processInfo.environment["FERRY_TEST_RUN"] {
+      environment["FERRY_TEST_RUN"] = mark
+    }
 
     let logPath = "\(directory)/sway.log"
     guard FileManager.default.createFile(atPath: logPath, contents: nil),
@@ -223,14 +229,16 @@ public final class WaylandSession: Sendable {
         path: tools["unshare"]!,
         arguments: [
           "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", directory,
-          (directory as NSString).lastPathComponent, tools["setpriv"]!, "\(user.uid)", "\(user.gid)", sway,
+          (directory as NSString).lastPathComponent, tools["setpriv"]!, "\(user.uid)",
+          "\(user.gid)", sway,
           configuration,
         ], environment: environment, standardOutput: .descriptor(log.fileDescriptor),
         standardError: .descriptor(log.fileDescriptor))
     } else {
       process = try TestChild.start(
         path: sway, arguments: ["-c", configuration], environment: environment,
-        standardOutput: .descriptor(log.fileDescriptor), standardError: .descriptor(log.fileDescriptor))
+        standardOutput: .descriptor(log.fileDescriptor),
+        standardError: .descriptor(log.fileDescriptor))
     }
     func failure(_ message: String) -> WaylandSessionError {
       if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
@@ -244,7 +252,8 @@ public final class WaylandSession: Sendable {
     let appeared = Deadline.wait(for: .seconds(20)) {
       guard process.isRunning else { return true }
       let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []
-      socketName = names.filter { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }.sorted().first
+      socketName =
+        names.filter { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }.sorted().first
       return socketName != nil && names.contains { $0.hasPrefix("sway-ipc.") }
     }
     guard appeared, process.isRunning, let socketName else {

@@ -95,15 +95,21 @@ public final class XvfbServer: Sendable {
     for number in Self.candidateNumbers() {
       let process = try TestChild.start(
         path: executable,
-        arguments: [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate", "-noreset"])
+        arguments: [
+          ":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-terminate",
+          "-noreset",
+        ])
       let ready = Deadline.wait(for: .seconds(10)) {
         !process.isRunning || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
       }
       // Wait until the server answers. The socket may be another test process's server on
       // the same number, which ours then loses to and exits: the next number, then.
-      let answered = ready && Deadline.wait(for: .seconds(10)) {
-        (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status) == 0
-      }
+      let answered =
+        ready
+        && Deadline.wait(for: .seconds(10)) {
+          (try? PeerProcess.run(["xdpyinfo"], display: ":\(number)", timeout: .seconds(5)).status)
+            == 0
+        }
       let running = process.isRunning
       if answered && running {
         started = (process, number)
@@ -111,9 +117,13 @@ public final class XvfbServer: Sendable {
       }
       if running { process.terminate() }
       process.waitUntilExit()
-      if ready && !answered && running { throw XvfbError(message: "Xvfb on :\(number) did not answer") }
+      if ready && !answered && running {
+        throw XvfbError(message: "Xvfb on :\(number) did not answer")
+      }
     }
-    guard let (process, number) = started else { throw XvfbError(message: "no free display for Xvfb") }
+    guard let (process, number) = started else {
+      throw XvfbError(message: "no free display for Xvfb")
+    }
     self.process = process
     self.number = number
     self.name = ":\(number)"

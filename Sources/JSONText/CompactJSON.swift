@@ -35,7 +35,8 @@ package enum CompactJSON: Sendable, Equatable {
     case (.number(let a), .number(let b)): a == b
     case (.string(let a), .string(let b)): a == b
     case (.array(let a), .array(let b)): a == b
-    case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    case (.object(let a), .object(let b)):
+      a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     default: false
     }
   }
@@ -152,7 +153,10 @@ package enum CompactJSON: Sendable, Equatable {
         offset += 1
         var members: [(String, CompactJSON)] = []
         skipWhitespace()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(members) }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+          offset += 1
+          return .object(members)
+        }
         while true {
           skipWhitespace()
           let key = try string()
@@ -169,7 +173,10 @@ package enum CompactJSON: Sendable, Equatable {
         offset += 1
         var values: [CompactJSON] = []
         skipWhitespace()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") { offset += 1; return .array(values) }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+          offset += 1
+          return .array(values)
+        }
         while true {
           values.append(try value(depth: depth + 1))
           skipWhitespace()
@@ -179,9 +186,15 @@ package enum CompactJSON: Sendable, Equatable {
           guard bytes[offset - 1] == UInt8(ascii: ",") else { throw failure() }
         }
       case UInt8(ascii: "\""): return .string(try string())
-      case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-      case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-      case UInt8(ascii: "n"): try expect("null"); return .null
+      case UInt8(ascii: "t"):
+        try expect("true")
+        return .bool(true)
+      case UInt8(ascii: "f"):
+        try expect("false")
+        return .bool(false)
+      case UInt8(ascii: "n"):
+        try expect("null")
+        return .null
       default: return .number(try number())
       }
     }
@@ -191,7 +204,8 @@ package enum CompactJSON: Sendable, Equatable {
       while offset < bytes.count, "+-0123456789.eE".utf8.contains(bytes[offset]) { offset += 1 }
       let text = String(decoding: bytes[start..<offset], as: UTF8.self)
       // Double's parser accepts more than JSON (hex, "inf", a leading "+"): refuse those.
-      guard let first = text.utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
+      guard let first = text.utf8.first,
+        first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
         let value = Double(text), value.isFinite
       else { throw SyntaxError(offset: start) }
       return text

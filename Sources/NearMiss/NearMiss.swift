@@ -3,7 +3,8 @@ public enum NearMiss {
   /// The number of single-character insertions, deletions, substitutions and swaps of two
   /// neighbours that turn `a` into `b` (the optimal-string-alignment distance).
   public static func distance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
     for i in 0...a.count { table[i][0] = i }
@@ -12,14 +13,18 @@ public enum NearMiss {
       for j in 1...b.count {
         let cost = a[i - 1] == b[j - 1] ? 0 : 1
         table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1) }
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+        }
       }
     }
     return table[a.count][b.count]
   }
 
   /// The candidate closest to `typed` within `limit` edits (the first of equals), ignoring case.
-  public static func closest(to typed: String, among candidates: [String], limit: Int = 2) -> String? {
+  public static func closest(to typed: String, among candidates: [String], limit: Int = 2)
+    -> String?
+  {
     let lowered = typed.lowercased()
     var best: (name: String, distance: Int)?
     for candidate in candidates {

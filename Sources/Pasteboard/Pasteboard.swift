@@ -234,7 +234,8 @@ public final class Pasteboard: Sendable {
         switch try await item.payload(for: served) {
         case .data(let data): return try await importer.importing(data, contentType: served)
         case .file(let url):
-          return try await importer.importing(file: url, contentType: served, allowsOpeningInPlace: false)
+          return try await importer.importing(
+            file: url, contentType: served, allowsOpeningInPlace: false)
         }
       }
     }

@@ -13,5 +13,7 @@ public enum FerryMarker {
   public static let name = "application/x-ferry-owner-\(getpid())"
 
   /// Whether `name` is any Ferry process's marker, never a target worth reading.
-  public static func isMarker(_ name: String) -> Bool { name.hasPrefix("application/x-ferry-owner-") }
+  public static func isMarker(_ name: String) -> Bool {
+    name.hasPrefix("application/x-ferry-owner-")
+  }
 }

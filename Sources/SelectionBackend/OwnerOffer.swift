@@ -36,7 +36,8 @@ public struct OwnerOffer: Sendable, Equatable {
   /// Creates an offer; `essentialTargets` defaults to all of `targets`, `advertised` to
   /// their names.
   public init(
-    role: SelectionRole, targets: [Target], essentialTargets: [Target]? = nil, isConcealed: Bool = false,
+    role: SelectionRole, targets: [Target], essentialTargets: [Target]? = nil,
+    isConcealed: Bool = false,
     advertised: [String]? = nil
   ) {
     self.role = role

@@ -24,7 +24,8 @@ public protocol SelectionBackend: AnyObject, Sendable {
   ///   - onlyIfUnowned: Take it only if nobody owns it; ``BackendError/ownershipRefused(_:)`` otherwise.
   ///   - onLost: Called once when another client takes the selection.
   func own(
-    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool, onLost: @escaping @Sendable () -> Void
+    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool,
+    onLost: @escaping @Sendable () -> Void
   ) async throws(BackendError)
 
   /// Gives `role` up if this process owns it.
@@ -43,7 +44,9 @@ public protocol SelectionBackend: AnyObject, Sendable {
 
   /// Reads `targets` of `offer` from its owner, at most `budget` bytes in all; what does not
   /// fit, or fails, is an entry without data and with the reason.
-  func capture(_ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, stepTimeout: Duration) async
+  func capture(
+    _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, stepTimeout: Duration
+  ) async
     -> OfferCapture
 
   /// An item of the captured data that reads every other target from the owner on request,
@@ -71,12 +74,15 @@ public protocol SelectionBackend: AnyObject, Sendable {
 
 extension SelectionBackend {
   /// Takes `role` and serves `item` on it.
-  public func own(_ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool = false) async throws(BackendError) {
+  public func own(_ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool = false)
+    async throws(BackendError)
+  {
     try await own(role, item: item, onlyIfUnowned: onlyIfUnowned, onLost: {})
   }
 
   /// Reads every target of `offer`, at most `budget` bytes in all.
-  public func capture(_ offer: OwnerOffer, budget: Int, stepTimeout: Duration) async -> OfferCapture {
+  public func capture(_ offer: OwnerOffer, budget: Int, stepTimeout: Duration) async -> OfferCapture
+  {
     await capture(offer, targets: offer.targets, budget: budget, stepTimeout: stepTimeout)
   }
 }

@@ -9,7 +9,8 @@ struct EmbeddedDisplayState: Sendable {
   /// The owner of a selection.
   enum Owner: Sendable {
     /// A simulated program, with its targets.
-    case peer(targets: [EmbeddedPeerTarget], concealed: Bool, hangsOnTargets: Bool, token: OwnerToken)
+    case peer(
+      targets: [EmbeddedPeerTarget], concealed: Bool, hangsOnTargets: Bool, token: OwnerToken)
     /// The broker, serving an item.
     case broker(item: PasteboardItem, token: OwnerToken, onLost: @Sendable () -> Void)
 
@@ -31,7 +32,8 @@ struct EmbeddedDisplayState: Sendable {
         return OwnerOffer(role: role, targets: targets.map(\.offered), isConcealed: concealed)
       case .broker(let item, _, _):
         let targets = item.types.map { OwnerOffer.Target(name: $0.identifier, type: $0) }
-        return OwnerOffer(role: role, targets: targets, isConcealed: item.options.contains(.concealed))
+        return OwnerOffer(
+          role: role, targets: targets, isConcealed: item.options.contains(.concealed))
       }
     }
 
@@ -39,10 +41,14 @@ struct EmbeddedDisplayState: Sendable {
     func answer(_ target: String, role: SelectionRole) async -> Result<Data?, BackendError> {
       switch self {
       case .peer(let targets, _, _, _):
-        guard let found = targets.first(where: { $0.name == target }) else { return .failure(.refused(role, target: target)) }
+        guard let found = targets.first(where: { $0.name == target }) else {
+          return .failure(.refused(role, target: target))
+        }
         return .success(found.data)
       case .broker(let item, _, _):
-        guard let type = item.types.first(where: { $0.identifier == target }), let data = try? await item.data(for: type) else {
+        guard let type = item.types.first(where: { $0.identifier == target }),
+          let data = try? await item.data(for: type)
+        else {
           return .failure(.refused(role, target: target))
         }
         return .success(data)
@@ -64,7 +70,8 @@ struct EmbeddedDisplayState: Sendable {
   }
 
   var owners: [SelectionRole: Owner] = [:]
-  var watchers: [UInt64: (roles: Set<SelectionRole>, continuation: AsyncStream<OwnerChange>.Continuation)] = [:]
+  var watchers:
+    [UInt64: (roles: Set<SelectionRole>, continuation: AsyncStream<OwnerChange>.Continuation)] = [:]
   var applications: [OwnerToken: String] = [:]
   var lostHandlers: [@Sendable () -> Void] = []
   var manager: (save: @Sendable (SaveRequest) async -> Bool, onLost: @Sendable () -> Void)?
@@ -82,7 +89,9 @@ struct EmbeddedDisplayState: Sendable {
 
   /// The notices that tell every watcher of `change.role` about it.
   func notices(_ change: OwnerChange) -> [Notice] {
-    watchers.values.filter { $0.roles.contains(change.role) }.map { .change($0.continuation, change) }
+    watchers.values.filter { $0.roles.contains(change.role) }.map {
+      .change($0.continuation, change)
+    }
   }
 }
 

@@ -12,15 +12,18 @@ extension EmbeddedSelectionBackend {
   /// - Returns: The new owner's token.
   @discardableResult
   public func peerCopies(
-    _ role: SelectionRole, _ targets: [EmbeddedPeerTarget], concealed: Bool = false, hangsOnTargets: Bool = false,
+    _ role: SelectionRole, _ targets: [EmbeddedPeerTarget], concealed: Bool = false,
+    hangsOnTargets: Bool = false,
     application: String? = nil
   ) -> OwnerToken {
     let (token, notices) = state.withLock { state in
       let token = state.nextToken()
       let previous = state.owners.updateValue(
-        .peer(targets: targets, concealed: concealed, hangsOnTargets: hangsOnTargets, token: token), forKey: role)
+        .peer(targets: targets, concealed: concealed, hangsOnTargets: hangsOnTargets, token: token),
+        forKey: role)
       state.applications[token] = application
-      var notices = state.notices(OwnerChange(role: role, kind: .newOwner, owner: token, isOwnedByThisProcess: false))
+      var notices = state.notices(
+        OwnerChange(role: role, kind: .newOwner, owner: token, isOwnedByThisProcess: false))
       if case .broker(_, _, let lost)? = previous { notices.append(.lost(lost)) }
       return (token, notices)
     }
@@ -34,7 +37,8 @@ extension EmbeddedSelectionBackend {
     let notices = state.withLock { state -> [EmbeddedDisplayState.Notice] in
       guard case .peer(_, _, _, let token)? = state.owners[role] else { return [] }
       state.owners[role] = nil
-      return state.notices(OwnerChange(role: role, kind: .ownerGone, owner: token, isOwnedByThisProcess: false))
+      return state.notices(
+        OwnerChange(role: role, kind: .ownerGone, owner: token, isOwnedByThisProcess: false))
     }
     notices.forEach { $0.deliver() }
   }
@@ -42,9 +46,12 @@ extension EmbeddedSelectionBackend {
   /// A program pastes `target` from whoever owns `role`.
   ///
   /// - Throws: ``BackendError``, as a read of the broker's own would.
-  public func peerPastes(_ role: SelectionRole, _ target: String) async throws(BackendError) -> Data {
+  public func peerPastes(_ role: SelectionRole, _ target: String) async throws(BackendError) -> Data
+  {
     guard let owner = state.withLock({ $0.owners[role] }) else { throw .noOwner(role) }
-    guard let data = try await owner.answer(target, role: role).get() else { throw .timedOut("reading \(target)") }
+    guard let data = try await owner.answer(target, role: role).get() else {
+      throw .timedOut("reading \(target)")
+    }
     return data
   }
 
@@ -55,7 +62,9 @@ extension EmbeddedSelectionBackend {
   public func peerAsksToSave(_ targets: [String]? = nil) async -> Bool {
     guard let save = state.withLock({ $0.manager?.save }) else { return false }
     let request =
-      targets.map { names in SaveRequest { offer in offer.targets.filter { names.contains($0.name) } } } ?? .everything
+      targets.map { names in
+        SaveRequest { offer in offer.targets.filter { names.contains($0.name) } }
+      } ?? .everything
     return await save(request)
   }
 
@@ -86,5 +95,7 @@ extension EmbeddedSelectionBackend {
   public var watcherCount: Int { state.withLock { $0.watchers.count } }
 
   /// The program name `application` gave for `owner`, as the backend reports it.
-  public func owner(_ role: SelectionRole) -> OwnerToken? { state.withLock { $0.owners[role]?.token } }
+  public func owner(_ role: SelectionRole) -> OwnerToken? {
+    state.withLock { $0.owners[role]?.token }
+  }
 }

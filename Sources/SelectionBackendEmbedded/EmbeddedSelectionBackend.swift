@@ -19,7 +19,8 @@ import UniformTypeIdentifiers
 /// Like X11, owning is by item and taking a selection tells the previous owner; an owner
 /// that hangs on a target costs a read its step timeout, and a capture ends at the first
 /// timeout.
-public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendable where C.Duration == Duration {
+public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendable
+where C.Duration == Duration {
   private let clock: C
   let state = EmbeddedDisplay()
 
@@ -33,15 +34,20 @@ public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendabl
   // MARK: The broker's side
 
   public func own(
-    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool, onLost: @escaping @Sendable () -> Void
+    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool,
+    onLost: @escaping @Sendable () -> Void
   ) async throws(BackendError) {
     let result = state.withLock { state -> Result<[EmbeddedDisplayState.Notice], BackendError> in
       if onlyIfUnowned, state.owners[role] != nil { return .failure(.ownershipRefused(role)) }
       state.ownCount[role, default: 0] += 1
       let token = state.nextToken()
-      let previous = state.owners.updateValue(.broker(item: item, token: token, onLost: onLost), forKey: role)
-      var notices = state.notices(OwnerChange(role: role, kind: .newOwner, owner: token, isOwnedByThisProcess: true))
-      if case .broker(let oldItem, _, let lost)? = previous, oldItem !== item { notices.append(.lost(lost)) }
+      let previous = state.owners.updateValue(
+        .broker(item: item, token: token, onLost: onLost), forKey: role)
+      var notices = state.notices(
+        OwnerChange(role: role, kind: .newOwner, owner: token, isOwnedByThisProcess: true))
+      if case .broker(let oldItem, _, let lost)? = previous, oldItem !== item {
+        notices.append(.lost(lost))
+      }
       return .success(notices)
     }
     try result.get().forEach { $0.deliver() }
@@ -64,11 +70,15 @@ public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendabl
       state.watchers[id] = (Set(roles), continuation)
       return id
     }
-    continuation.onTermination = { [state] _ in state.withLock { _ = $0.watchers.removeValue(forKey: id) } }
+    continuation.onTermination = { [state] _ in
+      state.withLock { _ = $0.watchers.removeValue(forKey: id) }
+    }
     return stream
   }
 
-  public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError) -> OwnerOffer {
+  public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError)
+    -> OwnerOffer
+  {
     guard let owner = state.withLock({ $0.owners[role] }) else { throw .noOwner(role) }
     if owner.hangsOnTargets {
       try await waitOut(stepTimeout, step: "waiting for the owner of \(role) to list its targets")
@@ -83,7 +93,8 @@ public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendabl
     var left = budget
     for index in entries.indices where left > 0 && !Task.isCancelled {
       do {
-        let data = try await read(offer.role, target: entries[index].target.name, stepTimeout: stepTimeout, limit: left)
+        let data = try await read(
+          offer.role, target: entries[index].target.name, stepTimeout: stepTimeout, limit: left)
         entries[index].data = data
         left -= data.count
       } catch {
@@ -94,7 +105,9 @@ public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendabl
     return OfferCapture(offer: offer, entries: entries)
   }
 
-  public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration) -> PasteboardItem {
+  public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration)
+    -> PasteboardItem
+  {
     let role = capture.offer.role
     return PasteboardItem(
       representations: capture.entries.map { entry in
@@ -102,10 +115,12 @@ public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendabl
         let target = entry.target
         return .lazy(target.type, timeLimit: .seconds(3600)) {
           do {
-            return .data(try await self.read(role, target: target.name, stepTimeout: stepTimeout, limit: .max))
+            return .data(
+              try await self.read(role, target: target.name, stepTimeout: stepTimeout, limit: .max))
           } catch .timedOut {
             let (seconds, attoseconds) = stepTimeout.components
-            throw PasteboardError.providerTimedOut(target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+            throw PasteboardError.providerTimedOut(
+              target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
           }
         }
       },
@@ -127,7 +142,9 @@ public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendabl
     state.withLock { $0.applications[owner] }
   }
 
-  public var clipboardManager: (any ClipboardManagerHandOver)? { EmbeddedClipboardManager(state: state) }
+  public var clipboardManager: (any ClipboardManagerHandOver)? {
+    EmbeddedClipboardManager(state: state)
+  }
 
   public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {
     state.withLock { $0.lostHandlers.append(handler) }
@@ -142,7 +159,9 @@ public final class EmbeddedSelectionBackend<C: Clock>: SelectionBackend, Sendabl
   }
 
   /// Reads one target from the current owner of `role`.
-  private func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int) async throws(BackendError) -> Data {
+  private func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int)
+    async throws(BackendError) -> Data
+  {
     let owner = state.withLock { state in
       state.reads[target, default: 0] += 1
       return state.owners[role]

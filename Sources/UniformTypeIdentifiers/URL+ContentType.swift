@@ -18,7 +18,8 @@ extension URL {
   ///   - partialName: The file name, with or without an extension.
   ///   - contentType: The type the file holds.
   /// - Returns: The URL of the file.
-  public func appendingPathComponent(_ partialName: String, conformingTo contentType: UTType) -> URL {
+  public func appendingPathComponent(_ partialName: String, conformingTo contentType: UTType) -> URL
+  {
     appendingPathComponent(partialName.appendingPathExtension(for: contentType))
   }
 
@@ -28,7 +29,8 @@ extension URL {
   /// - Parameters:
   ///   - partialName: The file name, with or without an extension.
   ///   - contentType: The type the file holds.
-  public mutating func appendPathComponent(_ partialName: String, conformingTo contentType: UTType) {
+  public mutating func appendPathComponent(_ partialName: String, conformingTo contentType: UTType)
+  {
     self = appendingPathComponent(partialName, conformingTo: contentType)
   }
 
@@ -75,7 +77,9 @@ extension StringProtocol {
   ///   - partialName: The file name, with or without an extension.
   ///   - contentType: The type the file holds.
   /// - Returns: The path of the file.
-  public func appendingPathComponent(_ partialName: String, conformingTo contentType: UTType) -> String {
+  public func appendingPathComponent(_ partialName: String, conformingTo contentType: UTType)
+    -> String
+  {
     let name = partialName.appendingPathExtension(for: contentType)
     if isEmpty { return name }
     return hasSuffix("/") ? String(self) + name : String(self) + "/" + name

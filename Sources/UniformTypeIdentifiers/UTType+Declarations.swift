@@ -18,7 +18,8 @@ extension UTType {
   ///   - identifier: The type's identifier.
   ///   - parent: The type it conforms to; `public.data` when `nil`.
   public init(exportedAs identifier: String, conformingTo parent: UTType? = nil) {
-    TypeRegistry.shared.declareInCode(identifier: identifier, parent: parent?.identifier, exported: true)
+    TypeRegistry.shared.declareInCode(
+      identifier: identifier, parent: parent?.identifier, exported: true)
     self.init(identifier: identifier)
   }
 
@@ -47,7 +48,8 @@ extension UTType {
   ///   - parent: The type it conforms to; `public.data` when `nil`. A substitute must
   ///     conform to it.
   public init(importedAs identifier: String, conformingTo parent: UTType? = nil) {
-    TypeRegistry.shared.declareInCode(identifier: identifier, parent: parent?.identifier, exported: false)
+    TypeRegistry.shared.declareInCode(
+      identifier: identifier, parent: parent?.identifier, exported: false)
     self.init(identifier: identifier)
     if let owner = TypeRegistry.shared.importSubstitute(forKey: key, conformingTo: parent?.key) {
       self.init(record: owner)

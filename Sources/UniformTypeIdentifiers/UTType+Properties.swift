@@ -67,10 +67,11 @@ extension UTType {
   /// ```
   public var supertypes: Set<UTType> {
     guard let record else { return [] }
-    return Set(record.ancestorKeys.map { key in
-      TypeRegistry.shared.record(forKey: key).map(UTType.init(record:))
-        ?? UTType(uncheckedIdentifier: key)
-    })
+    return Set(
+      record.ancestorKeys.map { key in
+        TypeRegistry.shared.record(forKey: key).map(UTType.init(record:))
+          ?? UTType(uncheckedIdentifier: key)
+      })
   }
 
   /// Whether a declaration — system, file, code or the MIME database — names this type.

@@ -68,7 +68,10 @@ extension UTType {
     let parts = tag.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2 else { return false }
     return parts.allSatisfy { part in
-      !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0) }
+      !part.isEmpty
+        && part.unicodeScalars.allSatisfy {
+          $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0)
+        }
     }
   }
 
@@ -105,7 +108,8 @@ extension UTType {
 
   private init(dynamicTag tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
     let bare =
-      tagClass == .filenameExtension && tag.utf8.first == UInt8(ascii: ".") ? String(tag.dropFirst()) : tag
+      tagClass == .filenameExtension && tag.utf8.first == UInt8(ascii: ".")
+      ? String(tag.dropFirst()) : tag
     self.init(
       dynamicIdentifier: DynamicIdentifier.encode(
         tag: bare, tagClass: tagClass, conformingTo: supertype?.identifier))

@@ -42,7 +42,9 @@ enum PipeTransfer {
         throw .failed("cannot wait for \(what): \(error)")
       }
       guard ready > 0 else { throw .timedOut("waiting for \(what)") }
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
+      let count = buffer.withUnsafeMutableBytes {
+        Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count)
+      }
       if count == 0 { return data }
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
@@ -66,8 +68,11 @@ enum PipeTransfer {
       var offset = 0
       while offset < bytes.count {
         var entries = [PollEntry(descriptor, for: .writable)]
-        guard let ready = try? Poll.wait(&entries, until: .now + stepTimeout), ready > 0 else { return false }
-        let count = Glibc.write(descriptor.rawValue, bytes.baseAddress! + offset, min(bytes.count - offset, 1 << 16))
+        guard let ready = try? Poll.wait(&entries, until: .now + stepTimeout), ready > 0 else {
+          return false
+        }
+        let count = Glibc.write(
+          descriptor.rawValue, bytes.baseAddress! + offset, min(bytes.count - offset, 1 << 16))
         if count < 0 {
           if errno == EINTR || errno == EAGAIN { continue }
           return false  // EPIPE: the reader went away

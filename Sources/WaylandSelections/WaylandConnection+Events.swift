@@ -66,7 +66,8 @@ extension WaylandConnection {
       let id = wire.newID()
       state.objects[id] = kind
       // wl_registry.bind(name, new_id of any interface: its name, its version, the id)
-      wire.send(state.registry ?? 0, 0, [.uint(name), .string(interface), .uint(bound), .newID(id)])
+      wire.send(
+        state.registry ?? 0, 0, [.uint(name), .string(interface), .uint(bound), .newID(id)])
       return id
     }
     switch interface {
@@ -94,7 +95,9 @@ extension WaylandConnection {
     guard let own = state.sources[source] else { return (try? output.close()) ?? () }
     let stepTimeout = servingStepTimeout
     Task(executorPreference: ProductionExecutor.shared) {
-      guard let data = await own.table.payload(type, of: own.item) else { return (try? output.close()) ?? () }
+      guard let data = await own.table.payload(type, of: own.item) else {
+        return (try? output.close()) ?? ()
+      }
       _ = try? await DetachedThread.run(name: "ferry-wl-send") {
         PipeTransfer.writeAll(data, to: output, stepTimeout: stepTimeout)
       }

@@ -25,7 +25,8 @@ final class WaylandConnection: @unchecked Sendable {
   /// A pipe whose reading end the thread polls beside the socket: a byte wakes it for jobs.
   private let wake: (read: FileDescriptor, write: FileDescriptor)
   /// Jobs for the thread, and whether it has ended (jobs then run at once, and fail).
-  private let jobs = TrackedMutex<(queue: [@Sendable (WaylandConnection) -> Void], ended: Bool)>(([], false))
+  private let jobs = TrackedMutex<(queue: [@Sendable (WaylandConnection) -> Void], ended: Bool)>(
+    ([], false))
 
   /// Connects to `socket` (`nil`: `$WAYLAND_DISPLAY`), binds the seat and the data-control
   /// manager, reads the current selections, and starts the thread.
@@ -62,7 +63,8 @@ final class WaylandConnection: @unchecked Sendable {
     guard let seat = state.seat else { throw .cannotConnect("the Wayland compositor has no seat") }
     guard let manager = state.manager else {
       throw .cannotConnect(
-        "the Wayland compositor offers no data-control protocol (ext-data-control-v1 or wlr-data-control; GNOME and weston have neither): X11 programs still work through XWayland and DISPLAY, and the broker's socket everywhere")
+        "the Wayland compositor offers no data-control protocol (ext-data-control-v1 or wlr-data-control; GNOME and weston have neither): X11 programs still work through XWayland and DISPLAY, and the broker's socket everywhere"
+      )
     }
     let device = wire.newID()
     state.objects[device] = .device
@@ -81,13 +83,17 @@ final class WaylandConnection: @unchecked Sendable {
     let deadline = ContinuousClock.now + .seconds(10)
     while !state.setupDone {
       try wire.flush()
-      var entries = [PollEntry(wire.socket, for: wire.hasOutput ? [.readable, .writable] : .readable)]
+      var entries = [
+        PollEntry(wire.socket, for: wire.hasOutput ? [.readable, .writable] : .readable)
+      ]
       guard (try? Poll.wait(&entries, until: deadline)) ?? 0 > 0 else {
         throw .cannotConnect("the Wayland compositor did not answer in time")
       }
       guard try wire.receive() else { throw .connectionLost }
       try dispatchEvents()
-      if let error = state.protocolError { throw .cannotConnect("the Wayland compositor refused Ferry: \(error)") }
+      if let error = state.protocolError {
+        throw .cannotConnect("the Wayland compositor refused Ferry: \(error)")
+      }
     }
   }
 
@@ -99,10 +105,14 @@ final class WaylandConnection: @unchecked Sendable {
   }
 
   /// Runs `body` on the Wayland thread and returns what it returns.
-  func perform<T: Sendable>(_ body: @escaping @Sendable (WaylandConnection) throws(BackendError) -> T) async throws(BackendError) -> T {
+  func perform<T: Sendable>(
+    _ body: @escaping @Sendable (WaylandConnection) throws(BackendError) -> T
+  ) async throws(BackendError) -> T {
     let result: Result<T, BackendError> = await withCheckedContinuation { continuation in
       submit { connection in
-        guard !connection.state.lost else { return continuation.resume(returning: .failure(.connectionLost)) }
+        guard !connection.state.lost else {
+          return continuation.resume(returning: .failure(.connectionLost))
+        }
         continuation.resume(returning: Result { () throws(BackendError) in try body(connection) })
       }
     }

@@ -12,11 +12,14 @@ enum WaylandOffer {
     var seen = Set<UTType>()
     let targets = types.compactMap { name -> OwnerOffer.Target? in
       guard name != WaylandOfferTable.concealedHint, !FerryMarker.isMarker(name),
-        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted
+        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil),
+        seen.insert(type).inserted
       else { return nil }
       return OwnerOffer.Target(name: name, type: type)
     }
-    let hasUTF8 = types.contains { $0 == "UTF8_STRING" || $0.lowercased() == "text/plain;charset=utf-8" }
+    let hasUTF8 = types.contains {
+      $0 == "UTF8_STRING" || $0.lowercased() == "text/plain;charset=utf-8"
+    }
     let essential = hasUTF8 ? targets.filter { !textAliases.contains($0.name) } : targets
     return OwnerOffer(
       role: role, targets: targets, essentialTargets: essential,

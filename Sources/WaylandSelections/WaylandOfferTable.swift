@@ -33,7 +33,9 @@ struct WaylandOfferTable: Sendable {
     }
     for type in item.types {
       let declared = type._declaredTags
-      if let mime = declared[.mimeType]?.first(where: { !$0.contains("\"") }) { add(mime, .type(type)) }
+      if let mime = declared[.mimeType]?.first(where: { !$0.contains("\"") }) {
+        add(mime, .type(type))
+      }
       for name in declared[.x11Target] ?? [] where name != "STRING" { add(name, .type(type)) }
       if type == .utf8PlainText {
         add("text/plain", .type(type))
@@ -42,9 +44,13 @@ struct WaylandOfferTable: Sendable {
       } else if let latin1 = declared[.x11Target], latin1.contains("STRING") {
         add("STRING", .type(type))
       }
-      if declared[.mimeType] == nil, declared[.x11Target] == nil, !type.isPublic { add(type.identifier, .type(type)) }
+      if declared[.mimeType] == nil, declared[.x11Target] == nil, !type.isPublic {
+        add(type.identifier, .type(type))
+      }
     }
-    if item.options.contains(.concealed) { add(WaylandOfferTable.concealedHint, .fixed(Data("secret".utf8))) }
+    if item.options.contains(.concealed) {
+      add(WaylandOfferTable.concealedHint, .fixed(Data("secret".utf8)))
+    }
     add(marker, .fixed(Data()))
   }
 

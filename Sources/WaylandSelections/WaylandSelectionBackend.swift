@@ -35,13 +35,16 @@ public final class WaylandSelectionBackend: SelectionBackend {
   public var roles: Set<SelectionRole> { [.clipboard, .primary] }
 
   public func own(
-    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool, onLost: @escaping @Sendable () -> Void
+    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool,
+    onLost: @escaping @Sendable () -> Void
   ) async throws(BackendError) {
     try Self.check(role)
     try await connection.perform { connection throws(BackendError) in
       let (state, wire) = (connection.state, connection.wire)
       if role == .primary, !state.hasPrimary { throw .unsupported(role) }
-      if onlyIfUnowned, let offer = state.current[role], !(state.offers[offer]?.contains(state.marker) ?? false) {
+      if onlyIfUnowned, let offer = state.current[role],
+        !(state.offers[offer]?.contains(state.marker) ?? false)
+      {
         throw .ownershipRefused(role)
       }
       guard let manager = state.manager, let device = state.device else { throw .connectionLost }
@@ -50,7 +53,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
       wire.send(manager, 0, [.newID(source)])  // create_data_source
       let table = WaylandOfferTable(item: item, marker: state.marker)
       for entry in table.entries { wire.send(source, 0, [.string(entry.name)]) }  // offer
-      state.sources[source] = WaylandState.OwnSource(role: role, item: item, table: table, onLost: onLost)
+      state.sources[source] = WaylandState.OwnSource(
+        role: role, item: item, table: table, onLost: onLost)
       state.ownSource[role] = source
       // set_primary_selection or set_selection
       wire.send(device, role == .primary ? 2 : 0, [.object(source)])
@@ -88,11 +92,15 @@ public final class WaylandSelectionBackend: SelectionBackend {
     return stream
   }
 
-  public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError) -> OwnerOffer {
+  public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError)
+    -> OwnerOffer
+  {
     try Self.check(role)
     let types = try await connection.perform { connection throws(BackendError) -> [String] in
       let state = connection.state
-      guard let offer = state.current[role], let types = state.offers[offer] else { throw .noOwner(role) }
+      guard let offer = state.current[role], let types = state.offers[offer] else {
+        throw .noOwner(role)
+      }
       return types
     }
     return WaylandOffer.make(role: role, types: types)
@@ -105,7 +113,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
     var left = budget
     for index in entries.indices where left > 0 && !Task.isCancelled {
       do {
-        let data = try await read(offer.role, target: entries[index].target.name, stepTimeout: stepTimeout, limit: left)
+        let data = try await read(
+          offer.role, target: entries[index].target.name, stepTimeout: stepTimeout, limit: left)
         entries[index].data = data
         left -= data.count
       } catch {
@@ -117,7 +126,9 @@ public final class WaylandSelectionBackend: SelectionBackend {
     return OfferCapture(offer: offer, entries: entries)
   }
 
-  public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration) -> PasteboardItem {
+  public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration)
+    -> PasteboardItem
+  {
     let role = capture.offer.role
     return PasteboardItem(
       representations: capture.entries.map { entry in
@@ -125,10 +136,12 @@ public final class WaylandSelectionBackend: SelectionBackend {
         let target = entry.target
         return .lazy(target.type, timeLimit: .seconds(3600)) {
           do {
-            return .data(try await self.read(role, target: target.name, stepTimeout: stepTimeout, limit: .max))
+            return .data(
+              try await self.read(role, target: target.name, stepTimeout: stepTimeout, limit: .max))
           } catch .timedOut {
             let (seconds, attoseconds) = stepTimeout.components
-            throw PasteboardError.providerTimedOut(target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+            throw PasteboardError.providerTimedOut(
+              target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
           }
         }
       },
@@ -139,19 +152,27 @@ public final class WaylandSelectionBackend: SelectionBackend {
     _ role: SelectionRole, target: String, into descriptor: Int32, stepTimeout: Duration
   ) async throws(BackendError) {
     let data = try await read(role, target: target, stepTimeout: stepTimeout, limit: .max)
-    let written = await (try? DetachedThread.run(name: "ferry-wl-out") {
-      (try? data.withUnsafeBytes { try FileDescriptor(rawValue: descriptor).writeAll(from: $0, waitingForRoom: true) }) != nil
-    }) ?? false
+    let written =
+      await
+      (try? DetachedThread.run(name: "ferry-wl-out") {
+        (try? data.withUnsafeBytes {
+          try FileDescriptor(rawValue: descriptor).writeAll(from: $0, waitingForRoom: true)
+        }) != nil
+      }) ?? false
     if !written { throw .failed("cannot write \(target) to the output") }
   }
 
   /// Reads `target` of the current offer of `role`: `receive` into a pipe on the Wayland
   /// thread, then the pipe to its end on a thread of its own.
-  func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int) async throws(BackendError) -> Data {
+  func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int)
+    async throws(BackendError) -> Data
+  {
     try Self.check(role)
     let input = try await connection.perform { connection throws(BackendError) -> FileDescriptor in
       let state = connection.state
-      guard let offer = state.current[role], let types = state.offers[offer] else { throw .noOwner(role) }
+      guard let offer = state.current[role], let types = state.offers[offer] else {
+        throw .noOwner(role)
+      }
       guard types.contains(target) else { throw .refused(role, target: target) }
       let pipe = try PipeTransfer.makePipe()
       connection.wire.send(offer, 0, [.string(target), .descriptor(pipe.write.rawValue)])  // receive
@@ -160,9 +181,12 @@ public final class WaylandSelectionBackend: SelectionBackend {
       try flushed.get()
       return pipe.read
     }
-    let result = try? await DetachedThread.run(name: "ferry-wl-read") { () -> Result<Data, BackendError> in
+    let result = try? await DetachedThread.run(name: "ferry-wl-read") {
+      () -> Result<Data, BackendError> in
       Result { () throws(BackendError) in
-        try PipeTransfer.readAll(input, stepTimeout: stepTimeout, limit: limit, what: "the owner of \(role) to send \(target)")
+        try PipeTransfer.readAll(
+          input, stepTimeout: stepTimeout, limit: limit,
+          what: "the owner of \(role) to send \(target)")
       }
     }
     guard let result else { throw .failed("cannot start a thread to read \(target)") }

@@ -40,7 +40,8 @@ final class WaylandState {
   var ownSource: [SelectionRole: UInt32] = [:]
   /// Selections Ferry cleared and whose `selection(NULL)` is its own doing.
   var clearing: Set<SelectionRole> = []
-  var watchers: [UInt64: (roles: Set<SelectionRole>, continuation: AsyncStream<OwnerChange>.Continuation)] = [:]
+  var watchers:
+    [UInt64: (roles: Set<SelectionRole>, continuation: AsyncStream<OwnerChange>.Continuation)] = [:]
   var syncWaiters: [UInt32: CheckedContinuation<Void, Never>] = [:]
   var lostHandlers: [@Sendable () -> Void] = []
   var setupDone = false
@@ -67,7 +68,9 @@ final class WaylandState {
   /// A new offer of `role` (`nil`: the selection was cleared or its owner went away): the
   /// previous offer is destroyed and the watchers hear of it.
   func select(_ role: SelectionRole, _ offer: UInt32?, on wire: WaylandWire) {
-    if let previous = current.removeValue(forKey: role), previous != offer { destroyOffer(previous, on: wire) }
+    if let previous = current.removeValue(forKey: role), previous != offer {
+      destroyOffer(previous, on: wire)
+    }
     generation += 1
     let token = OwnerToken(owner: generation, generation: generation)
     let change: OwnerChange
@@ -79,9 +82,12 @@ final class WaylandState {
     } else {
       let own = clearing.remove(role) != nil
       change = OwnerChange(
-        role: role, kind: .ownerGone, owner: tokens.removeValue(forKey: role) ?? .none, isOwnedByThisProcess: own)
+        role: role, kind: .ownerGone, owner: tokens.removeValue(forKey: role) ?? .none,
+        isOwnedByThisProcess: own)
     }
-    for watcher in watchers.values where watcher.roles.contains(role) { watcher.continuation.yield(change) }
+    for watcher in watchers.values where watcher.roles.contains(role) {
+      watcher.continuation.yield(change)
+    }
   }
 
   /// Destroys an offer (`destroy`, opcode 1 of either protocol's offer).

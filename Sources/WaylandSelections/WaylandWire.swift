@@ -39,12 +39,16 @@ final class WaylandWire {
       path = display
     } else {
       guard let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else {
-        throw .cannotConnect("cannot connect to the Wayland display \(display): XDG_RUNTIME_DIR is not set")
+        throw .cannotConnect(
+          "cannot connect to the Wayland display \(display): XDG_RUNTIME_DIR is not set")
       }
       path = runtime + "/" + display
     }
-    let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { throw .cannotConnect("cannot make a socket: \(String(cString: strerror(errno)))") }
+    let descriptor = Glibc.socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else {
+      throw .cannotConnect("cannot make a socket: \(String(cString: strerror(errno)))")
+    }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
@@ -120,7 +124,9 @@ final class WaylandWire {
       }
     }
     withUnsafeBytes(of: object.littleEndian) { output += $0 }
-    withUnsafeBytes(of: (UInt32(8 + body.count) << 16 | UInt32(opcode)).littleEndian) { output += $0 }
+    withUnsafeBytes(of: (UInt32(8 + body.count) << 16 | UInt32(opcode)).littleEndian) {
+      output += $0
+    }
     output += body
   }
 
@@ -137,7 +143,8 @@ final class WaylandWire {
       let sent = output.withUnsafeBytes { bytes in
         descriptors.withUnsafeBufferPointer { fds in
           cferry_send_with_descriptors(
-            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress, Int32(fds.count))
+            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress, Int32(fds.count)
+          )
         }
       }
       if sent < 0 {
@@ -163,7 +170,8 @@ final class WaylandWire {
       let count = buffer.withUnsafeMutableBytes { bytes in
         descriptors.withUnsafeMutableBufferPointer { fds in
           cferry_receive_with_descriptors(
-            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress, Int32(fds.count), &received)
+            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress,
+            Int32(fds.count), &received)
         }
       }
       if count < 0 {
@@ -185,7 +193,8 @@ final class WaylandWire {
     let header = word(at: 4)
     let size = Int(header >> 16)
     guard size >= 8, input.count >= size else { return nil }
-    let event = Event(object: object, opcode: UInt16(header & 0xFFFF), body: Array(input[8..<size]), wire: self)
+    let event = Event(
+      object: object, opcode: UInt16(header & 0xFFFF), body: Array(input[8..<size]), wire: self)
     input.removeFirst(size)
     return event
   }
@@ -196,7 +205,8 @@ final class WaylandWire {
   }
 
   private func word(at offset: Int) -> UInt32 {
-    UInt32(input[offset]) | UInt32(input[offset + 1]) << 8 | UInt32(input[offset + 2]) << 16 | UInt32(input[offset + 3]) << 24
+    UInt32(input[offset]) | UInt32(input[offset + 1]) << 8 | UInt32(input[offset + 2]) << 16
+      | UInt32(input[offset + 3]) << 24
   }
 
   /// An event: its object, its opcode, and its arguments, read in order.

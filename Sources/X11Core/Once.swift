@@ -32,7 +32,10 @@ package final class Once<T: Sendable>: Sendable {
 
   /// Delivers `result`, unless a result was delivered already.
   package func resume(with result: Result<T, any Error>) {
-    let taken = pending.withLock { pending -> (deliver: @Sendable (Result<T, any Error>) -> Void, resolved: [@Sendable () -> Void])? in
+    let taken = pending.withLock {
+      pending -> (
+        deliver: @Sendable (Result<T, any Error>) -> Void, resolved: [@Sendable () -> Void]
+      )? in
       guard let deliver = pending.deliver.take() else { return nil }
       defer { pending.resolved.removeAll() }
       return (deliver, pending.resolved)

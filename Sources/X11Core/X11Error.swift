@@ -24,14 +24,16 @@ public enum X11Error: Error, CustomStringConvertible, Sendable, Equatable {
   /// One line naming what failed.
   public var description: String {
     switch self {
-    case .cannotOpenDisplay(let name): "cannot open display \(name.isEmpty ? "(DISPLAY is not set)" : name)"
+    case .cannotOpenDisplay(let name):
+      "cannot open display \(name.isEmpty ? "(DISPLAY is not set)" : name)"
     case .connectionLost: "the connection to the X display was lost"
     case .protocolError(let code, let request, let resource):
       "X protocol error \(code.rawValue) in request \(request) (resource 0x\(String(resource, radix: 16)))"
     case .missingExtension(let name): "the X server lacks the \(name) extension"
     case .ownershipRefused(let selection): "could not take ownership of \(selection)"
     case .noOwner(let selection): "nobody owns \(selection)"
-    case .refused(let selection, let target): "the owner of \(selection) refused to convert it to \(target)"
+    case .refused(let selection, let target):
+      "the owner of \(selection) refused to convert it to \(target)"
     case .timedOut(let step): "timed out \(step)"
     case .malformedReply(let what): "malformed reply: \(what)"
     case .tooLarge(let limit): "the data is larger than \(limit) bytes"

@@ -19,7 +19,8 @@ extension X11Event {
     case SelectionClear:
       let clear = event.xselectionclear
       self = .selectionClear(
-        selection: XAtom(rawValue: UInt(clear.selection)), window: XWindow(rawValue: UInt(clear.window)),
+        selection: XAtom(rawValue: UInt(clear.selection)),
+        window: XWindow(rawValue: UInt(clear.window)),
         time: XTimestamp(rawValue: UInt(clear.time)))
     case CX11.SelectionNotify:
       let notify = event.xselection
@@ -33,7 +34,8 @@ extension X11Event {
     case PropertyNotify:
       let property = event.xproperty
       self = .propertyNotify(
-        window: XWindow(rawValue: UInt(property.window)), atom: XAtom(rawValue: UInt(property.atom)),
+        window: XWindow(rawValue: UInt(property.window)),
+        atom: XAtom(rawValue: UInt(property.atom)),
         time: XTimestamp(rawValue: UInt(property.time)), deleted: property.state == PropertyDelete)
     case DestroyNotify:
       self = .destroyNotify(window: XWindow(rawValue: UInt(event.xdestroywindow.window)))
@@ -45,11 +47,13 @@ extension X11Event {
           type: XAtom(rawValue: UInt(message.message_type)),
           data: (0..<5).map { cx11_client_long(&event, Int32($0)) }))
     case Expose:
-      self = .expose(window: XWindow(rawValue: UInt(event.xexpose.window)), count: Int(event.xexpose.count))
+      self = .expose(
+        window: XWindow(rawValue: UInt(event.xexpose.window)), count: Int(event.xexpose.count))
     case ButtonPress, ButtonRelease:
       let button = event.xbutton
       let pointer = Pointer(
-        window: XWindow(rawValue: UInt(button.window)), rootX: Int(button.x_root), rootY: Int(button.y_root),
+        window: XWindow(rawValue: UInt(button.window)), rootX: Int(button.x_root),
+        rootY: Int(button.y_root),
         x: Int(button.x), y: Int(button.y), button: Int(button.button),
         time: XTimestamp(rawValue: UInt(button.time)), state: Modifiers(rawValue: button.state))
       self = type == ButtonPress ? .buttonPress(pointer) : .buttonRelease(pointer)
@@ -57,8 +61,10 @@ extension X11Event {
       let motion = event.xmotion
       self = .motion(
         Pointer(
-          window: XWindow(rawValue: UInt(motion.window)), rootX: Int(motion.x_root), rootY: Int(motion.y_root),
-          x: Int(motion.x), y: Int(motion.y), button: 0, time: XTimestamp(rawValue: UInt(motion.time)),
+          window: XWindow(rawValue: UInt(motion.window)), rootX: Int(motion.x_root),
+          rootY: Int(motion.y_root),
+          x: Int(motion.x), y: Int(motion.y), button: 0,
+          time: XTimestamp(rawValue: UInt(motion.time)),
           state: Modifiers(rawValue: motion.state)))
     case KeyPress:
       let key = event.xkey

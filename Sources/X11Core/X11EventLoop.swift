@@ -1,12 +1,12 @@
-import FoundationEssentials
 import Dispatch
+import FerrySystem
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import FerrySystem
 
 /// The thread that owns one X connection. Every Xlib call runs here: it is the serial
 /// executor of the connection, and of the `Session` built on it.
@@ -53,7 +53,8 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   /// - Throws: ``X11Error`` when the display cannot be opened, or what `makeSession` throws
   ///   (as ``X11Error/cannotOpenDisplay(_:)`` when it is not an ``X11Error``).
   public init(
-    display: String?, makeSession: @escaping @Sendable (X11Connection, X11EventLoop<Session>) throws -> Session
+    display: String?,
+    makeSession: @escaping @Sendable (X11Connection, X11EventLoop<Session>) throws -> Session
   ) throws {
     (wakeDescriptor, wakeWriter) = try Self.wakePipe()
     lostInsideXlib = nil
@@ -159,7 +160,9 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   /// Runs `body` on the X thread and returns its result.
   ///
   /// - Throws: What `body` throws, or ``X11Error/connectionLost``.
-  public func perform<T: Sendable>(_ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
+  public func perform<T: Sendable>(_ body: @escaping @Sendable (Session) throws -> T) async throws
+    -> T
+  {
     try await withCheckedThrowingContinuation { continuation in
       let once = tracked(Once(continuation))
       submit { session in once.resume(with: Result { try body(session) }) }
@@ -170,7 +173,8 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   /// resolved. The registration lasts until `once` resolves, however it resolves: a daemon
   /// that makes millions of calls keeps only those in flight.
   package func tracked<T>(_ once: Once<T>) -> Once<T> {
-    guard let registration = onConnectionLost({ once.resume(throwing: X11Error.connectionLost) }) else {
+    guard let registration = onConnectionLost({ once.resume(throwing: X11Error.connectionLost) })
+    else {
       return once  // Already lost: `once` has just been failed.
     }
     once.onResolved { [weak self] in self?.forget(registration) }
@@ -210,7 +214,9 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   public func stop() {
     shared.withLock { $0.stopping = true }
     wake()
-    guard let thread = xThread.withLock({ $0 }), pthread_equal(thread, pthread_self()) == 0 else { return }
+    guard let thread = xThread.withLock({ $0 }), pthread_equal(thread, pthread_self()) == 0 else {
+      return
+    }
     if finished.wait(timeout: .now() + 2) == .success { finished.signal() }
   }
 
@@ -251,7 +257,9 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
       }
       if stopping { break }
       for job in jobs { job(session) }
-      while session.connection.pendingEvents() > 0 { session.handle(session.connection.nextEvent()) }
+      while session.connection.pendingEvents() > 0 {
+        session.handle(session.connection.nextEvent())
+      }
       session.runDueTimers()
       session.connection.flush()
       if isDone() { break }

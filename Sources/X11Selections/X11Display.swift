@@ -1,14 +1,14 @@
 import Dispatch
+import FerrySystem
 import FoundationEssentials
+import Pasteboard
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import FerrySystem
-import Pasteboard
-import UniformTypeIdentifiers
 
 /// A connection to an X display for the selection protocols: own a selection and serve a
 /// pasteboard item on it, read any selection in any target, and watch owner changes.
@@ -88,10 +88,13 @@ public final class X11Display: Sendable {
   /// - Throws: `X11Error.ownershipRefused(_:)`, also when `onlyIfUnowned` and it is owned.
   @discardableResult
   public func own(
-    _ selection: Selection, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void = {}
+    _ selection: Selection, item: PasteboardItem, onlyIfUnowned: Bool = false,
+    onLost: @escaping @Sendable () -> Void = {}
   ) async throws -> XTimestamp {
     try await loop.perform { session in
-      try session.owner.own(session.connection.atom(selection), item: item, onlyIfUnowned: onlyIfUnowned, onLost: onLost)
+      try session.owner.own(
+        session.connection.atom(selection), item: item, onlyIfUnowned: onlyIfUnowned, onLost: onLost
+      )
     }
   }
 
@@ -107,7 +110,8 @@ public final class X11Display: Sendable {
   public func owns(_ selection: Selection) async throws -> Bool {
     try await loop.perform { session in
       let atom = session.connection.atom(selection)
-      return session.owner.ownerships[atom] != nil && session.connection.selectionOwner(atom) == session.window
+      return session.owner.ownerships[atom] != nil
+        && session.connection.selectionOwner(atom) == session.window
     }
   }
 
@@ -134,7 +138,8 @@ public final class X11Display: Sendable {
     _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil
   ) async throws -> SelectionData {
-    try await loop.read(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit)
+    try await loop.read(
+      selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit)
   }
 
   /// ``read(_:target:into:stepTimeout:byteLimit:)`` for a caller that is not async — a
@@ -152,7 +157,9 @@ public final class X11Display: Sendable {
       outcome.withLock { $0 = result }
       done.signal()
     }
-    loop.startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: once)
+    loop.startRead(
+      selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit,
+      once: once)
     done.wait()
     return try outcome.withLock { $0! }.get()
   }
@@ -174,7 +181,8 @@ public final class X11Display: Sendable {
   /// - Throws: `X11Error.cannotOpenDisplay(_:)`, or as
   ///   ``read(_:target:into:stepTimeout:byteLimit:)``.
   public static func readOnce(
-    display name: String?, _ selection: Selection, target: String, into sink: SelectionSink = .memory,
+    display name: String?, _ selection: Selection, target: String,
+    into sink: SelectionSink = .memory,
     stepTimeout: Duration = defaultStepTimeout, byteLimit: Int? = nil,
     lostInsideXlib: @escaping @Sendable () -> Never
   ) throws -> SelectionData {
@@ -198,10 +206,13 @@ public final class X11Display: Sendable {
   /// ``SelectionOffer/wellKnownTargets`` only.
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
-  public func targets(of selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> [String] {
+  public func targets(of selection: Selection, stepTimeout: Duration = defaultStepTimeout)
+    async throws -> [String]
+  {
     // 4 bytes an atom; the cap keeps a hostile list from costing more than a glance, and
     // atoms past it are compared, not named, so UTF8_STRING at the end of a long list is kept.
-    let reply = try await read(selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
+    let reply = try await read(
+      selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
     return try await loop.perform { session in
       let wellKnown = Set(session.connection.atoms(SelectionOffer.wellKnownTargets))
       var seen = Set<XAtom>()
@@ -209,7 +220,9 @@ public final class X11Display: Sendable {
       reply.data.withUnsafeBytes { raw in
         for index in 0..<(reply.data.count / 4) {
           let atom = XAtom(rawValue: UInt(raw.load(fromByteOffset: index * 4, as: UInt32.self)))
-          guard atom != .none, atoms.count < SelectionOffer.maximumTargets || wellKnown.contains(atom) else { continue }
+          guard atom != .none,
+            atoms.count < SelectionOffer.maximumTargets || wellKnown.contains(atom)
+          else { continue }
           if seen.insert(atom).inserted { atoms.append(atom) }
         }
       }
@@ -221,7 +234,9 @@ public final class X11Display: Sendable {
   /// Latin-1 `STRING`, as the owner offers them.
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
-  public func readText(_ selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> String {
+  public func readText(_ selection: Selection, stepTimeout: Duration = defaultStepTimeout)
+    async throws -> String
+  {
     for target in ["UTF8_STRING", "COMPOUND_TEXT", "STRING"] {
       let reply: SelectionData
       do {
@@ -243,7 +258,9 @@ public final class X11Display: Sendable {
 
   /// Owner changes of `selections` (new owner, owner window destroyed, owner client closed),
   /// as XFixes reports them, this process's own included.
-  public func ownerChanges(of selections: [Selection] = [.clipboard, .primary]) -> AsyncStream<SelectionOwnerChange> {
+  public func ownerChanges(of selections: [Selection] = [.clipboard, .primary]) -> AsyncStream<
+    SelectionOwnerChange
+  > {
     let (stream, continuation) = AsyncStream<SelectionOwnerChange>.makeStream()
     let id = UUID()
     loop.submit { session in

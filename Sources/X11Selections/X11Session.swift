@@ -19,7 +19,9 @@ package final class X11Session: X11EventLoopSession {
   private(set) lazy var reader = SelectionReaderService(session: self)
   private(set) lazy var manager = ClipboardManagerService(session: self)
   /// XFixes owner-change streams, by id: the selections each follows, and its continuation.
-  var ownerWatchers: [UUID: (selections: Set<XAtom>, continuation: AsyncStream<SelectionOwnerChange>.Continuation)] = [:]
+  var ownerWatchers:
+    [UUID: (selections: Set<XAtom>, continuation: AsyncStream<SelectionOwnerChange>.Continuation)] =
+      [:]
   /// Extra event handlers (drag and drop); each returns whether it consumed the event.
   private var eventHandlers: [UUID: (X11Event) -> Bool] = [:]
   private var timers = TimerQueue<(X11Session) -> Void>()

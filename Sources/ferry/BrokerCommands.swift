@@ -9,7 +9,8 @@ func requireBroker(_ command: String) throws -> BrokerClient {
   do {
     return try BrokerClient.connect(clientName: "ferry \(command)")
   } catch let error where error.code == .noBroker {
-    throw CommandFailure("no broker is running (start one with `ferry daemon`)", status: .noDisplayNoBroker)
+    throw CommandFailure(
+      "no broker is running (start one with `ferry daemon`)", status: .noDisplayNoBroker)
   } catch {
     throw CommandFailure(error)
   }
@@ -35,7 +36,9 @@ func jsonLine(_ state: PasteboardState) -> String {
     "pasteboard": state.pasteboard, "changeCount": state.changeCount, "types": state.types,
     "concealed": state.concealed,
   ]
-  let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+  let data =
+    (try? JSONSerialization.data(
+      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
   return String(decoding: data, as: UTF8.self)
 }
 
@@ -45,7 +48,8 @@ extension Ferry {
     static let configuration = CommandConfiguration(
       commandName: "watch",
       abstract: "Print a line per change of the pasteboards (general and primary by default).",
-      discussion: "Concealed copies are reported as such; their contents and types' data never appear.")
+      discussion:
+        "Concealed copies are reported as such; their contents and types' data never appear.")
 
     @Option(
       name: [.customLong("pboard", withSingleDash: true), .customLong("pasteboard")],
@@ -62,7 +66,9 @@ extension Ferry {
             printLine(jsonLine(state))
           } else {
             let mark = state.concealed ? " (concealed)" : ""
-            printLine("\(state.pasteboard) \(state.changeCount)\(mark): \(state.types.joined(separator: ", "))")
+            printLine(
+              "\(state.pasteboard) \(state.changeCount)\(mark): \(state.types.joined(separator: ", "))"
+            )
           }
           return true
         }
@@ -72,7 +78,8 @@ extension Ferry {
 
   /// `ferry clear`.
   struct ClearCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty a pasteboard.")
+    static let configuration = CommandConfiguration(
+      commandName: "clear", abstract: "Empty a pasteboard.")
     @OptionGroup var options: PasteboardOptions
 
     func run() throws {
@@ -83,7 +90,8 @@ extension Ferry {
 
   /// `ferry status`.
   struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the running broker's state.")
+    static let configuration = CommandConfiguration(
+      commandName: "status", abstract: "Show the running broker's state.")
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -96,9 +104,12 @@ extension Ferry {
         print(String(decoding: try encoder.encode(status), as: UTF8.self))
         return
       }
-      print("ferry \(status.version), pid \(status.pid), up \(Int(status.uptime)) s, socket \(status.socket)")
+      print(
+        "ferry \(status.version), pid \(status.pid), up \(Int(status.uptime)) s, socket \(status.socket)"
+      )
       switch (status.x11Bridged ? status.display : nil, status.wayland) {
-      case (let x11?, let wayland?): print("X11 display \(x11) and Wayland display \(wayland): bridged, each to the other")
+      case (let x11?, let wayland?):
+        print("X11 display \(x11) and Wayland display \(wayland): bridged, each to the other")
       case (let x11?, nil): print("display \(x11): bridged")
       case (nil, let wayland?): print("Wayland display \(wayland): bridged")
       case (nil, nil): print("no display: headless")
@@ -106,7 +117,9 @@ extension Ferry {
       print("clipboard manager: \(status.clipboardManager ? "yes" : "no")")
       if let history = status.history { print("history: \(Self.describe(history))") }
       for board in status.pasteboards {
-        print("\(board.pasteboard) \(board.changeCount)\(board.concealed ? " (concealed)" : ""): \(board.types.joined(separator: ", "))")
+        print(
+          "\(board.pasteboard) \(board.changeCount)\(board.concealed ? " (concealed)" : ""): \(board.types.joined(separator: ", "))"
+        )
       }
     }
   }
@@ -117,10 +130,13 @@ extension Ferry.StatusCommand {
   /// or `off: why`.
   static func describe(_ history: HistoryStatusSummary) -> String {
     guard history.enabled else { return "off: \(history.problem ?? "the broker does not say why")" }
-    guard let entries = history.entries else { return "on, but its figures cannot be read: \(history.problem ?? "")" }
+    guard let entries = history.entries else {
+      return "on, but its figures cannot be read: \(history.problem ?? "")"
+    }
     let pinned = history.pinned.map { " (\($0) pinned)" } ?? ""
     let database = history.database.map { " in \($0)" } ?? ""
-    return "\(entries) \(entries == 1 ? "entry" : "entries")\(pinned), \(HistoryText.size(history.bytes ?? 0))\(database)"
+    return
+      "\(entries) \(entries == 1 ? "entry" : "entries")\(pinned), \(HistoryText.size(history.bytes ?? 0))\(database)"
   }
 }
 
@@ -129,7 +145,8 @@ extension Ferry {
   struct RegisterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "register",
-      abstract: "Teach the broker types and conversions from a declaration file (docs/CONVERTERS.md).")
+      abstract:
+        "Teach the broker types and conversions from a declaration file (docs/CONVERTERS.md).")
     @Argument(help: "The declaration file (JSON or property list).")
     var file: String
     @Flag(help: "Accept com.example identifiers (for the examples).")
@@ -137,7 +154,9 @@ extension Ferry {
 
     func run() throws {
       let client = try requireBroker("register")
-      let problems = try brokerCall { try client.register(declarationAt: file, allowExampleNamespace: allowExampleNamespace) }
+      let problems = try brokerCall {
+        try client.register(declarationAt: file, allowExampleNamespace: allowExampleNamespace)
+      }
       for problem in problems { reportError("ferry", "warning: \(problem)") }
     }
   }

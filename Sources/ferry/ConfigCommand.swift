@@ -17,7 +17,9 @@ extension Ferry {
         daemon is restarted. --template prints a file with every key commented out.
         """)
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("The configuration file to read.", valueName: "file"))
+    @Option(
+      name: .customLong("config"),
+      help: ArgumentHelp("The configuration file to read.", valueName: "file"))
     var configurationFile: String?
     @Flag(help: "Print a configuration file with every key, its default, flag and variable.")
     var template = false
@@ -29,15 +31,21 @@ extension Ferry {
     func run() throws {
       let environment = ProcessInfo.processInfo.environment
       if template { return print(ConfigurationTemplate.text, terminator: "") }
-      if path { return print(configurationFile ?? EffectiveConfiguration.filePath(environment: environment).path) }
+      if path {
+        return print(
+          configurationFile ?? EffectiveConfiguration.filePath(environment: environment).path)
+      }
       let settings: EffectiveConfiguration
       do {
-        settings = try EffectiveConfiguration.load(path: configurationFile, environment: environment)
+        settings = try EffectiveConfiguration.load(
+          path: configurationFile, environment: environment)
       } catch {
         throw CommandFailure(error.message, status: .usage)
       }
       if json { return printJSON(settings) }
-      let file = settings.filePath ?? "\(EffectiveConfiguration.filePath(environment: environment).path) (none)"
+      let file =
+        settings.filePath
+        ?? "\(EffectiveConfiguration.filePath(environment: environment).path) (none)"
       print("file: \(file)")
       let width = ConfigurationKey.all.map(\.name.count).max() ?? 0
       let valueWidth = settings.entries.map { shown($0.value).count }.max() ?? 0
@@ -59,13 +67,16 @@ extension Ferry {
           case .number(let number): number
           case .toggle(let on): on
           case .word(let word): word
-          case .duration(let duration): Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+          case .duration(let duration):
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
           case .names(let names): names
           }
         keys[entry.key.name] = ["value": value, "source": Self.source(entry.source)]
       }
       let object: [String: Any] = ["file": settings.filePath ?? NSNull(), "keys": keys]
-      let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+      let data =
+        (try? JSONSerialization.data(
+          withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
       print(String(decoding: data, as: UTF8.self))
     }
 

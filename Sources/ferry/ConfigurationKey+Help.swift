@@ -6,7 +6,10 @@ extension ArgumentHelp {
   /// environment variable and the default, so `--help`, the man page and the file never
   /// disagree.
   init(_ key: ConfigurationKey, valueName: String? = nil) {
-    let fallback = key.defaultValue == .names([]) ? "none" : ConfigurationTemplate.example(key.defaultValue)
-    self.init("\(key.summary) (\(key.name) in the file, \(key.variable); default \(fallback))", valueName: valueName)
+    let fallback =
+      key.defaultValue == .names([]) ? "none" : ConfigurationTemplate.example(key.defaultValue)
+    self.init(
+      "\(key.summary) (\(key.name) in the file, \(key.variable); default \(fallback))",
+      valueName: valueName)
   }
 }

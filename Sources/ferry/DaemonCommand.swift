@@ -12,7 +12,8 @@ extension Ferry {
   struct DaemonCommand: ParsableCommand, AsyncParsableCommandRunner {
     static let configuration = CommandConfiguration(
       commandName: "daemon",
-      abstract: "Run the broker: pasteboards, the socket, the X11 bridge and the clipboard manager.",
+      abstract:
+        "Run the broker: pasteboards, the socket, the X11 bridge and the clipboard manager.",
       discussion: """
         With DISPLAY, the general pasteboard is CLIPBOARD and primary is PRIMARY, and what \
         applications copy survives their exit. Without it, the broker serves the socket only. \
@@ -24,8 +25,11 @@ extension Ferry {
         the file, line and key, and the daemon does not start (status 2).
         """)
 
-    @Option(name: .customLong("config"), help: ArgumentHelp(
-      "The configuration file ($FERRY_CONFIG, else $XDG_CONFIG_HOME/ferry/config).", valueName: "file"))
+    @Option(
+      name: .customLong("config"),
+      help: ArgumentHelp(
+        "The configuration file ($FERRY_CONFIG, else $XDG_CONFIG_HOME/ferry/config).",
+        valueName: "file"))
     var configurationFile: String?
     @Flag(help: "Stop a running broker and take over.")
     var replace = false
@@ -54,7 +58,10 @@ extension Ferry {
     @Option(help: ArgumentHelp(.serveTimeout, valueName: "seconds"))
     var serveTimeout: String?
 
-    func run() throws { var copy = self; try copy.runBlocking() }
+    func run() throws {
+      var copy = self
+      try copy.runBlocking()
+    }
 
     /// The flags given, checked against their keys.
     ///
@@ -74,7 +81,8 @@ extension Ferry {
       var values: [ConfigurationKey: ConfigurationValue] = [:]
       for (key, text) in texts {
         guard let value = key.value(from: text) else {
-          throw CommandFailure("\(key.flag ?? key.name): '\(text)' is not \(key.expected)", status: .usage)
+          throw CommandFailure(
+            "\(key.flag ?? key.name): '\(text)' is not \(key.expected)", status: .usage)
         }
         values[key] = value
       }
@@ -84,7 +92,8 @@ extension Ferry {
     /// Everything the daemon is told: the file, the environment and the flags.
     func effectiveConfiguration(_ environment: [String: String]) throws -> EffectiveConfiguration {
       do {
-        return try EffectiveConfiguration.load(path: configurationFile, environment: environment, flags: try flagValues())
+        return try EffectiveConfiguration.load(
+          path: configurationFile, environment: environment, flags: try flagValues())
       } catch let error as ConfigurationError {
         throw CommandFailure(error.message, status: .usage)
       }
@@ -105,20 +114,27 @@ extension Ferry {
       var configuration = BrokerDaemon.Configuration(
         displayName: environment["DISPLAY"], waylandDisplay: environment["WAYLAND_DISPLAY"],
         socket: SocketPath.resolve(environment: environment),
-        captureLimit: settings.number(.captureLimit) << 20, replace: replace, history: Self.history(settings))
+        captureLimit: settings.number(.captureLimit) << 20, replace: replace,
+        history: Self.history(settings))
       configuration.captureStepTimeout = settings.duration(.captureTimeout)
       configuration.servingStepTimeout = settings.duration(.serveTimeout)
-      if let path = settings.filePath { configuration.logger.debug("configuration read from \(path)") }
+      if let path = settings.filePath {
+        configuration.logger.debug("configuration read from \(path)")
+      }
       let outcome = LockedBox<Result<BrokerDaemon.Outcome, any Error>?>(nil)
       let done = DispatchSemaphore(value: 0)
       Task { [configuration] in
-        do { outcome.set(.success(try await BrokerDaemon.run(configuration))) } catch { outcome.set(.failure(error)) }
+        do { outcome.set(.success(try await BrokerDaemon.run(configuration))) } catch {
+          outcome.set(.failure(error))
+        }
         done.signal()
       }
       done.wait()
       switch outcome.get() {
       case .success(.alreadyRunning(let pid)):
-        reportError("ferry", "a broker is already running for this display (pid \(pid)); --replace takes over")
+        reportError(
+          "ferry", "a broker is already running for this display (pid \(pid)); --replace takes over"
+        )
       case .success(.stopped), nil:
         break
       case .failure(let error as BrokerDaemonError):

@@ -11,7 +11,8 @@ extension Ferry {
   struct SaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "save",
-      abstract: "Save a pasteboard's item, with all its representations, as a .pasteboard document.",
+      abstract:
+        "Save a pasteboard's item, with all its representations, as a .pasteboard document.",
       discussion: """
         The document is a directory: a manifest plus one file per representation, in the \
         item's order. The save is atomic: a document already at PATH is replaced whole or \
@@ -20,7 +21,9 @@ extension Ferry {
         """)
 
     @OptionGroup var options: PasteboardOptions
-    @Argument(help: ArgumentHelp("Where to save the document (conventionally NAME.pasteboard).", valueName: "path"))
+    @Argument(
+      help: ArgumentHelp(
+        "Where to save the document (conventionally NAME.pasteboard).", valueName: "path"))
     var path: String
 
     func run() throws {
@@ -28,7 +31,9 @@ extension Ferry {
       defer { client.close() }
       let state = try brokerCall { try client.types(of: options.pasteboard) }
       guard !state.storedTypes.isEmpty else {
-        throw CommandFailure("nothing to save: the \(options.pasteboard) pasteboard is empty", status: .nothingAvailable)
+        throw CommandFailure(
+          "nothing to save: the \(options.pasteboard) pasteboard is empty",
+          status: .nothingAvailable)
       }
       guard !state.concealed else {
         throw CommandFailure(
@@ -53,11 +58,17 @@ extension Ferry {
     }
 
     /// Reads exactly `identifier` (a stored type) into `file`.
-    private static func read(_ identifier: String, from pasteboard: String, client: BrokerClient, into file: URL) throws {
-      guard let handle = FileManager.default.createFile(atPath: file.path, contents: nil) ? FileHandle(forWritingAtPath: file.path) : nil
+    private static func read(
+      _ identifier: String, from pasteboard: String, client: BrokerClient, into file: URL
+    ) throws {
+      guard
+        let handle = FileManager.default.createFile(atPath: file.path, contents: nil)
+          ? FileHandle(forWritingAtPath: file.path) : nil
       else { throw CommandFailure("cannot create \(file.path)", status: .io) }
       defer { try? handle.close() }
-      let served = try brokerCall { try client.read(types: [identifier], from: pasteboard, into: handle.fileDescriptor) }
+      let served = try brokerCall {
+        try client.read(types: [identifier], from: pasteboard, into: handle.fileDescriptor)
+      }
       guard served == identifier else {
         throw CommandFailure(
           "the \(pasteboard) pasteboard changed while it was saved (\(identifier) is gone); nothing was written",
@@ -94,7 +105,9 @@ extension Ferry {
       }
       let files = try item.representations.map { representation -> (type: String, url: URL) in
         guard let url = representation.fileURL else {
-          throw CommandFailure("\(path): \(representation.type.identifier) is not a file of the document", status: .badInput)
+          throw CommandFailure(
+            "\(path): \(representation.type.identifier) is not a file of the document",
+            status: .badInput)
         }
         return (representation.type.identifier, url)
       }
@@ -109,15 +122,22 @@ extension Ferry {
         }
         defer { for handle in handles { try? handle.close() } }
         let representations = zip(files, handles).map { file, handle in
-          BrokerClient.Representation(type: file.type, source: .fileDescriptor(handle.fileDescriptor))
+          BrokerClient.Representation(
+            type: file.type, source: .fileDescriptor(handle.fileDescriptor))
         }
         try brokerCall {
-          _ = try client.write(representations, to: options.pasteboard, options: concealed ? [.concealed] : [])
+          _ = try client.write(
+            representations, to: options.pasteboard, options: concealed ? [.concealed] : [])
         }
         return
       }
-      let representations = try files.map { file in (type: file.type, data: try InputReader.read(file: file.url.path)) }
-      try Copier.copy(CopyRequest(pasteboard: options.pasteboard, representations: representations, concealed: concealed, client: "ferry open"))
+      let representations = try files.map { file in
+        (type: file.type, data: try InputReader.read(file: file.url.path))
+      }
+      try Copier.copy(
+        CopyRequest(
+          pasteboard: options.pasteboard, representations: representations, concealed: concealed,
+          client: "ferry open"))
     }
   }
 }
@@ -127,11 +147,14 @@ private final class StagingDirectory {
   let url: URL
 
   init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-save-\(getpid())-\(UUID().uuidString.prefix(8))")
+    url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ferry-save-\(getpid())-\(UUID().uuidString.prefix(8))")
     do {
-      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+      try FileManager.default.createDirectory(
+        at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     } catch {
-      throw CommandFailure("cannot create a temporary directory: \(error.localizedDescription)", status: .io)
+      throw CommandFailure(
+        "cannot create a temporary directory: \(error.localizedDescription)", status: .io)
     }
   }
 

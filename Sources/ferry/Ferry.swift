@@ -11,7 +11,8 @@ struct Ferry: ParsableCommand {
     discussion: ExitStatus.helpText,
     subcommands: [
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
-      StatusCommand.self, HistoryCommand.self, RegisterCommand.self, SaveCommand.self, OpenCommand.self, TypeCommand.self,
+      StatusCommand.self, HistoryCommand.self, RegisterCommand.self, SaveCommand.self,
+      OpenCommand.self, TypeCommand.self,
       DaemonCommand.self, ConfigCommand.self,
       DragCommand.self,
       DropCommand.self,

@@ -16,9 +16,13 @@ extension Ferry.HistoryCommand {
         """)
     @Argument(help: ArgumentHelp("The entry's id.", valueName: "id"))
     var id: String
-    @Option(name: .long, help: ArgumentHelp("The types wanted, best first (repeatable).", valueName: "type"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The types wanted, best first (repeatable).", valueName: "type"))
     var type: [String] = []
-    @Flag(help: "Print one JSON object: the type served and the bytes (as text when UTF-8, else base64).")
+    @Flag(
+      help:
+        "Print one JSON object: the type served and the bytes (as text when UTF-8, else base64).")
     var json = false
 
     func run() throws {
@@ -45,7 +49,9 @@ extension Ferry.HistoryCommand {
         read as the first line of standard input:
           ferry history --format menu | fzf | ferry history restore --from-menu-line
         """)
-    @Argument(help: ArgumentHelp("The entry's id (or, with --from-menu-line, the menu line).", valueName: "id"))
+    @Argument(
+      help: ArgumentHelp(
+        "The entry's id (or, with --from-menu-line, the menu line).", valueName: "id"))
     var value: String?
     @Flag(help: "Take the id from a menu line (the argument, or standard input's first line).")
     var fromMenuLine = false
@@ -60,19 +66,28 @@ extension Ferry.HistoryCommand {
       let id = try entryID()
       let client = try requireBroker("history restore")
       let count = try brokerCall { try client.historyRestore(id, to: pasteboard) }
-      if json { printLine(try historyJSON(RestoredEntry(id: id, pasteboard: pasteboard, changeCount: count))) }
+      if json {
+        printLine(
+          try historyJSON(RestoredEntry(id: id, pasteboard: pasteboard, changeCount: count)))
+      }
     }
 
     /// The id: the argument, or the menu line's.
     private func entryID() throws -> Int64 {
       guard fromMenuLine else {
-        guard let value else { throw CommandFailure("give the entry's id, or --from-menu-line", status: .usage) }
+        guard let value else {
+          throw CommandFailure("give the entry's id, or --from-menu-line", status: .usage)
+        }
         return try HistoryText.entryID(value)
       }
       if let value, value != "-" { return try HistoryText.entryID(fromMenuLine: value) }
       let input = FileHandle.standardInput.readDataToEndOfFile()
-      guard let line = String(decoding: input, as: UTF8.self).split(separator: "\n").first, !line.isEmpty else {
-        throw CommandFailure("nothing to restore: no menu line on standard input (was the picker cancelled?)", status: .nothingAvailable)
+      guard let line = String(decoding: input, as: UTF8.self).split(separator: "\n").first,
+        !line.isEmpty
+      else {
+        throw CommandFailure(
+          "nothing to restore: no menu line on standard input (was the picker cancelled?)",
+          status: .nothingAvailable)
       }
       return try HistoryText.entryID(fromMenuLine: String(line))
     }
@@ -98,6 +113,10 @@ private struct ShownRepresentation: Encodable {
     self.id = id
     type = answer.type
     requested = answer.requested
-    if let text = String(data: data, encoding: .utf8) { self.text = text } else { base64 = data.base64EncodedString() }
+    if let text = String(data: data, encoding: .utf8) {
+      self.text = text
+    } else {
+      base64 = data.base64EncodedString()
+    }
   }
 }

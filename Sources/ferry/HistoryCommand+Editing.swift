@@ -18,7 +18,9 @@ extension Ferry.HistoryCommand {
 
     func run() throws {
       let ids = try ids.map { try HistoryText.entryID($0) }
-      guard !ids.isEmpty else { throw CommandFailure("give the ids of the entries to delete", status: .usage) }
+      guard !ids.isEmpty else {
+        throw CommandFailure("give the ids of the entries to delete", status: .usage)
+      }
       let client = try requireBroker("history delete")
       let deleted = try brokerCall { try client.historyDelete(ids) }
       if json { printLine(try historyJSON(HistoryDeletedResponse(deleted: deleted))) }
@@ -52,7 +54,8 @@ extension Ferry.HistoryCommand {
 
   /// `ferry history unpin`.
   struct Unpin: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin an entry.")
+    static let configuration = CommandConfiguration(
+      commandName: "unpin", abstract: "Unpin an entry.")
     @OptionGroup var target: HistoryPinOptions
 
     func run() throws { try target.setPinned(false) }

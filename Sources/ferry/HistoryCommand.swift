@@ -16,7 +16,8 @@ extension Ferry {
         Exit status 1 for an id with no entry, or when the broker keeps no history.
         """,
       subcommands: [
-        List.self, Search.self, Show.self, Restore.self, Delete.self, Clear.self, Pin.self, Unpin.self,
+        List.self, Search.self, Show.self, Restore.self, Delete.self, Clear.self, Pin.self,
+        Unpin.self,
       ],
       defaultSubcommand: List.self)
   }
@@ -34,11 +35,14 @@ enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// The options of the commands that list entries.
 struct HistoryListOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("The most entries shown (default 50; every entry with --format menu).", valueName: "count"))
+  @Option(
+    help: ArgumentHelp(
+      "The most entries shown (default 50; every entry with --format menu).", valueName: "count"))
   var limit: Int?
   @Option(
     name: [.customLong("pboard", withSingleDash: true), .customLong("pasteboard")],
-    help: ArgumentHelp("Only this pasteboard's entries (default: every pasteboard's).", valueName: "name"))
+    help: ArgumentHelp(
+      "Only this pasteboard's entries (default: every pasteboard's).", valueName: "name"))
   var pasteboard: String?
   @Option(help: ArgumentHelp("text, menu (ID<TAB>preview) or json.", valueName: "format"))
   var format: HistoryFormat = .text
@@ -63,7 +67,9 @@ struct HistoryListOptions: ParsableArguments {
     case .json: printLine(try historyJSON(entries))
     case .menu:
       for entry in entries {
-        printLine(HistoryText.menuLine(id: entry.id, preview: entry.preview, types: entry.types, size: entry.size))
+        printLine(
+          HistoryText.menuLine(
+            id: entry.id, preview: entry.preview, types: entry.types, size: entry.size))
       }
     case .text:
       for line in HistoryTable(entries, now: Date().timeIntervalSince1970).lines { printLine(line) }
@@ -88,7 +94,8 @@ extension Ferry.HistoryCommand {
     func run() throws {
       let limit = try options.effectiveLimit()
       let client = try requireBroker("history")
-      try options.print(try brokerCall { try client.historyList(limit: limit, pasteboard: options.pasteboard) })
+      try options.print(
+        try brokerCall { try client.historyList(limit: limit, pasteboard: options.pasteboard) })
     }
   }
 
@@ -106,7 +113,10 @@ extension Ferry.HistoryCommand {
       let limit = try options.effectiveLimit()
       let client = try requireBroker("history search")
       let text = words.joined(separator: " ")
-      try options.print(try brokerCall { try client.historySearch(text, limit: limit, pasteboard: options.pasteboard) })
+      try options.print(
+        try brokerCall {
+          try client.historySearch(text, limit: limit, pasteboard: options.pasteboard)
+        })
     }
   }
 }
@@ -123,15 +133,19 @@ struct HistoryTable {
   init(_ entries: [HistoryEntrySummary], now: Double) {
     let rows = entries.map { entry -> [String] in
       let shown = entry.types.prefix(Self.typesShown).joined(separator: ", ")
-      let more = entry.types.count > Self.typesShown ? " +\(entry.types.count - Self.typesShown)" : ""
+      let more =
+        entry.types.count > Self.typesShown ? " +\(entry.types.count - Self.typesShown)" : ""
       return [
-        "\(entry.id)\(entry.pinned ? "*" : "")", HistoryText.age(seconds: now - entry.date), shown + more,
-        HistoryText.summary(preview: entry.preview, types: entry.types, size: entry.size, limit: Self.previewLimit),
+        "\(entry.id)\(entry.pinned ? "*" : "")", HistoryText.age(seconds: now - entry.date),
+        shown + more,
+        HistoryText.summary(
+          preview: entry.preview, types: entry.types, size: entry.size, limit: Self.previewLimit),
       ]
     }
     let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
     lines = rows.map { row in
-      (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+      (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
+        separator: "  ")
         + "  " + row[3]
     }
   }

@@ -17,7 +17,9 @@ extension Ferry {
         """)
 
     @OptionGroup var options: PasteboardOptions
-    @Option(name: .long, help: ArgumentHelp("The type of the file at the same position.", valueName: "type"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The type of the file at the same position.", valueName: "type"))
     var type: [String] = []
     @Flag(help: "Mark the copy as a password: served, never saved or shown in history.")
     var sensitive = false
@@ -27,7 +29,8 @@ extension Ferry {
     func validate() throws {
       if files.isEmpty { throw ValidationError("Give at least one file ('-' for standard input).") }
       if !type.isEmpty && type.count != files.count {
-        throw ValidationError("Give one --type per file, or none (\(type.count) types for \(files.count) files).")
+        throw ValidationError(
+          "Give one --type per file, or none (\(type.count) types for \(files.count) files).")
       }
     }
 
@@ -36,9 +39,13 @@ extension Ferry {
       for (index, file) in files.enumerated() {
         let data = try InputReader.read(file: file)
         representations.append(
-          try CopyPlanner.representation(of: data, fileName: file, type: type.isEmpty ? nil : type[index]))
+          try CopyPlanner.representation(
+            of: data, fileName: file, type: type.isEmpty ? nil : type[index]))
       }
-      try Copier.copy(CopyRequest(pasteboard: options.pasteboard, representations: representations, concealed: sensitive, client: "ferry copy"))
+      try Copier.copy(
+        CopyRequest(
+          pasteboard: options.pasteboard, representations: representations, concealed: sensitive,
+          client: "ferry copy"))
     }
   }
 
@@ -48,15 +55,21 @@ extension Ferry {
       commandName: "paste", abstract: "Write a pasteboard's contents to standard output.")
 
     @OptionGroup var options: PasteboardOptions
-    @Option(name: .long, help: ArgumentHelp("The types wanted, best first (repeatable).", valueName: "type"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The types wanted, best first (repeatable).", valueName: "type"))
     var type: [String] = []
     @Option(help: ArgumentHelp("How long to wait for the owner, in seconds.", valueName: "seconds"))
     var timeout: Double = 5
 
     func run() throws {
-      let preferences = type.isEmpty ? [TypeArgument.textIdentifier, "public.plain-text"] : try type.map(TypeArgument.identifier)
+      let preferences =
+        type.isEmpty
+        ? [TypeArgument.textIdentifier, "public.plain-text"] : try type.map(TypeArgument.identifier)
       try Paster.paste(
-        PasteRequest(pasteboard: options.pasteboard, preferences: preferences, timeout: .milliseconds(Int(timeout * 1000))),
+        PasteRequest(
+          pasteboard: options.pasteboard, preferences: preferences,
+          timeout: .milliseconds(Int(timeout * 1000))),
         to: 1)
     }
   }
@@ -64,18 +77,24 @@ extension Ferry {
   /// `ferry types`.
   struct TypesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "types", abstract: "List the copy's types in order, stored ones first, then conversions.")
+      commandName: "types",
+      abstract: "List the copy's types in order, stored ones first, then conversions.")
 
     @OptionGroup var options: PasteboardOptions
     @Flag(help: "Print one JSON object.")
     var json = false
 
     func run() throws {
-      let request = PasteRequest(pasteboard: options.pasteboard, preferences: [], timeout: .seconds(5))
+      let request = PasteRequest(
+        pasteboard: options.pasteboard, preferences: [], timeout: .seconds(5))
       let types = try Paster.types(request)
       if json {
         let object: [String: Any] = ["pasteboard": options.pasteboard, "types": types]
-        print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
+        print(
+          String(
+            decoding: try JSONSerialization.data(
+              withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+            as: UTF8.self))
       } else {
         for type in types {
           let conforms = UTType(type).map { parentsLine($0) } ?? ""

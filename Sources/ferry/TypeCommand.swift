@@ -25,7 +25,8 @@ extension Ferry {
     @Option(help: ArgumentHelp("Read QUERY as this kind of name.", valueName: "kind"))
     var tagClass: QueryKind?
 
-    @Option(help: ArgumentHelp("Also load declarations from this file or directory.", valueName: "path"))
+    @Option(
+      help: ArgumentHelp("Also load declarations from this file or directory.", valueName: "path"))
     var declarations: [String] = []
 
     @Flag(help: "Print one JSON object.")
@@ -42,7 +43,8 @@ extension Ferry {
       }
       guard let type = TypeQuery(query, kind: tagClass).resolve() else {
         throw CommandFailure(
-          "no type has the identifier '\(query)' (try .\(query) or a MIME type)", status: .nothingAvailable)
+          "no type has the identifier '\(query)' (try .\(query) or a MIME type)",
+          status: .nothingAvailable)
       }
       print(json ? TypeReport(type).json() : TypeReport(type).text(), terminator: "")
     }

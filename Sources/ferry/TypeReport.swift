@@ -32,7 +32,9 @@ struct TypeReport {
     return out
   }
 
-  private func tree(_ node: UTType, prefix: String, isLast: Bool, isRoot: Bool, path: Set<UTType>) -> String {
+  private func tree(_ node: UTType, prefix: String, isLast: Bool, isRoot: Bool, path: Set<UTType>)
+    -> String
+  {
     var out = isRoot ? "" : prefix + (isLast ? "└─ " : "├─ ")
     out += node.identifier + "\n"
     guard !path.contains(node) else { return out }

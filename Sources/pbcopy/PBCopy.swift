@@ -31,13 +31,16 @@ struct PBCopy: ParsableCommand {
     help: ArgumentHelp("The pasteboard: general, primary, find or any name.", valueName: "name"))
   var pasteboard = "general"
 
-  @Option(name: .long, help: ArgumentHelp("The type: an identifier, a MIME type or an extension.", valueName: "type"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp("The type: an identifier, a MIME type or an extension.", valueName: "type"))
   var type: String?
 
   @Flag(help: "Mark the copy as a password: served, never saved or shown in history.")
   var sensitive = false
 
-  @Flag(help: "Copy to the terminal's clipboard (OSC 52), as over SSH, even with a display or broker.")
+  @Flag(
+    help: "Copy to the terminal's clipboard (OSC 52), as over SSH, even with a display or broker.")
   var osc52 = false
 
   @Argument(help: "A file to copy instead of standard input.")
@@ -59,7 +62,8 @@ struct PBCopy: ParsableCommand {
 
   /// What the parsed command line asks for.
   var invocation: CopyInvocation {
-    CopyInvocation(pasteboard: pasteboard, type: type, sensitive: sensitive, osc52: osc52, file: file)
+    CopyInvocation(
+      pasteboard: pasteboard, type: type, sensitive: sensitive, osc52: osc52, file: file)
   }
 
   /// What plain argument lists (`-pboard`, `--type`, `--sensitive`, one file) ask for, or
@@ -74,8 +78,12 @@ struct PBCopy: ParsableCommand {
     while index < arguments.count {
       let argument = arguments[index]
       switch argument {
-      case "-pboard": guard let name = value() else { return nil }; command.pasteboard = name
-      case "--type": guard let type = value() else { return nil }; command.type = type
+      case "-pboard":
+        guard let name = value() else { return nil }
+        command.pasteboard = name
+      case "--type":
+        guard let type = value() else { return nil }
+        command.type = type
       case "--sensitive": command.sensitive = true
       case "--osc52": command.osc52 = true
       default:
@@ -100,6 +108,8 @@ struct CopyInvocation: Equatable {
     let input = try InputReader.read(file: file)
     let representation = try CopyPlanner.representation(of: input, fileName: file, type: type)
     try Copier.copy(
-      CopyRequest(pasteboard: pasteboard, representations: [representation], concealed: sensitive, throughTerminal: osc52))
+      CopyRequest(
+        pasteboard: pasteboard, representations: [representation], concealed: sensitive,
+        throughTerminal: osc52))
   }
 }

@@ -36,7 +36,10 @@ struct PBPaste: ParsableCommand {
     help: ArgumentHelp("Prefer this kind of data: txt, rtf or ps.", valueName: "kind"))
   var prefer: Preference?
 
-  @Option(name: .long, help: ArgumentHelp("Paste exactly this type: an identifier, a MIME type or an extension.", valueName: "type"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Paste exactly this type: an identifier, a MIME type or an extension.", valueName: "type"))
   var type: String?
 
   @Flag(help: "List the copy's types in order, one per line.")
@@ -57,7 +60,8 @@ struct PBPaste: ParsableCommand {
 
   /// What the parsed command line asks for.
   var invocation: PasteInvocation {
-    PasteInvocation(pasteboard: pasteboard, prefer: prefer, type: type, listTypes: listTypes, timeout: timeout)
+    PasteInvocation(
+      pasteboard: pasteboard, prefer: prefer, type: type, listTypes: listTypes, timeout: timeout)
   }
 
   /// What plain argument lists (`-pboard`, `-Prefer`, `--type`, `--list-types`, `--timeout`)
@@ -72,11 +76,19 @@ struct PBPaste: ParsableCommand {
     }
     while index < arguments.count {
       switch arguments[index] {
-      case "-pboard": guard let name = value() else { return nil }; command.pasteboard = name
-      case "-Prefer": guard let kind = value().flatMap(Preference.init(rawValue:)) else { return nil }; command.prefer = kind
-      case "--type": guard let type = value() else { return nil }; command.type = type
+      case "-pboard":
+        guard let name = value() else { return nil }
+        command.pasteboard = name
+      case "-Prefer":
+        guard let kind = value().flatMap(Preference.init(rawValue:)) else { return nil }
+        command.prefer = kind
+      case "--type":
+        guard let type = value() else { return nil }
+        command.type = type
       case "--list-types": command.listTypes = true
-      case "--timeout": guard let seconds = value().flatMap(Double.init), seconds > 0 else { return nil }; command.timeout = seconds
+      case "--timeout":
+        guard let seconds = value().flatMap(Double.init), seconds > 0 else { return nil }
+        command.timeout = seconds
       default: return nil
       }
       index += 1
@@ -95,7 +107,8 @@ struct PasteInvocation: Equatable {
 
   func paste() throws {
     let request = PasteRequest(
-      pasteboard: pasteboard, preferences: try preferences(), timeout: .milliseconds(Int(timeout * 1000)))
+      pasteboard: pasteboard, preferences: try preferences(),
+      timeout: .milliseconds(Int(timeout * 1000)))
     if listTypes {
       for type in try Paster.types(request) { print(type) }
       return

@@ -70,19 +70,24 @@ enum HistoryTesting {
   /// Whether this machine lets an unprivileged process make a user and mount namespace
   /// (`unshare -rm`), where the tests mount a small tmpfs and a read-only bind mount.
   static let namespacesAvailable: Bool = {
-    guard let result = try? PeerProcess.run(["unshare", "-rm", "true"], display: nil, timeout: .seconds(20))
+    guard
+      let result = try? PeerProcess.run(
+        ["unshare", "-rm", "true"], display: nil, timeout: .seconds(20))
     else { return false }
     return result.status == 0
   }()
 
   /// Runs the fixture with `arguments` inside a new user and mount namespace, after the
   /// shell commands `setup` (which see the fixture's path as `$F`), on a thread of its own.
-  static func runInNamespace(setup: String, fixture arguments: [String]) async throws -> PeerProcess.Result {
+  static func runInNamespace(setup: String, fixture arguments: [String]) async throws
+    -> PeerProcess.Result
+  {
     let script = "set -e; \(setup); exec \"$F\" \"$@\""
     let fixture = try fixture()
     return try await DetachedThread.run {
       try PeerProcess.run(
-        ["unshare", "-rm", "sh", "-c", script, "sh"] + arguments, display: nil, timeout: .seconds(120),
+        ["unshare", "-rm", "sh", "-c", script, "sh"] + arguments, display: nil,
+        timeout: .seconds(120),
         environment: ["F": fixture])
     }
   }
@@ -90,6 +95,8 @@ enum HistoryTesting {
   /// Runs the fixture with `arguments` to its end, on a thread of its own.
   static func runFixture(_ arguments: [String]) async throws -> PeerProcess.Result {
     let fixture = try fixture()
-    return try await DetachedThread.run { try PeerProcess.run([fixture] + arguments, display: nil, timeout: .seconds(60)) }
+    return try await DetachedThread.run {
+      try PeerProcess.run([fixture] + arguments, display: nil, timeout: .seconds(60))
+    }
   }
 }

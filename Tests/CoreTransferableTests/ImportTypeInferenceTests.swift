@@ -32,13 +32,16 @@ private struct ImportedNote: Transferable, Equatable {
     #expect(note == ImportedNote(text: "{\"text\": \"not JSON's\"}", source: "text"))
     // The same bytes named .json go to the JSON representation.
     let json = try scratch.file("note.json", contents: Data("{\"text\": \"hi\"}".utf8))
-    #expect(try await ImportedNote(importing: json, contentType: nil) == ImportedNote(text: "hi", source: "json"))
+    #expect(
+      try await ImportedNote(importing: json, contentType: nil)
+        == ImportedNote(text: "hi", source: "json"))
   }
 
   @Test func withoutAKnownExtensionTheContentsSayWhatItIs() async throws {
     let scratch = try Scratch()
     defer { scratch.remove() }
-    let png = try scratch.file("picture", contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(count: 64))
+    let png = try scratch.file(
+      "picture", contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(count: 64))
     #expect(try await ImportedNote(importing: png, contentType: nil).source == "png")
   }
 
@@ -47,7 +50,9 @@ private struct ImportedNote: Transferable, Equatable {
     defer { scratch.remove() }
     // Neither the extension nor the bytes say anything: JSON, declared first, takes it.
     let unknown = try scratch.file("note.zzq", contents: Data("{\"text\": \"first\"}".utf8))
-    #expect(try await ImportedNote(importing: unknown, contentType: nil) == ImportedNote(text: "first", source: "json"))
+    #expect(
+      try await ImportedNote(importing: unknown, contentType: nil)
+        == ImportedNote(text: "first", source: "json"))
     // A known type no representation imports (a JPEG name) is no better than unknown.
     let misnamed = try scratch.file("note.jpg", contents: Data("plain words".utf8))
     #expect(try await ImportedNote(importing: misnamed, contentType: nil).source == "text")

@@ -25,7 +25,9 @@ import Testing
   ])
   func helloIsWrittenAsCodableWritesIt(_ request: HelloRequest) throws {
     let compact = request.compactJSON.serialized
-    #expect(String(decoding: compact, as: UTF8.self) == String(decoding: try Self.codable(request), as: UTF8.self))
+    #expect(
+      String(decoding: compact, as: UTF8.self)
+        == String(decoding: try Self.codable(request), as: UTF8.self))
     #expect(try JSONDecoder().decode(HelloRequest.self, from: Data(compact)) == request)
   }
 
@@ -36,7 +38,9 @@ import Testing
   ])
   func readIsWrittenAsCodableWritesIt(_ request: ReadRequest) throws {
     let compact = request.compactJSON.serialized
-    #expect(String(decoding: compact, as: UTF8.self) == String(decoding: try Self.codable(request), as: UTF8.self))
+    #expect(
+      String(decoding: compact, as: UTF8.self)
+        == String(decoding: try Self.codable(request), as: UTF8.self))
     #expect(try JSONDecoder().decode(ReadRequest.self, from: Data(compact)) == request)
   }
 
@@ -44,7 +48,9 @@ import Testing
     ReadResponse(type: "public.utf8-plain-text", requested: "public.plain-text"),
     ReadResponse(
       type: "public.data", requested: "application/octet-stream",
-      file: FileReference(path: "/home/ana/.cache/ferry/spool/1-x/" + awkward, device: 2049, inode: UInt64.max - 5, size: 104_857_600)),
+      file: FileReference(
+        path: "/home/ana/.cache/ferry/spool/1-x/" + awkward, device: 2049, inode: UInt64.max - 5,
+        size: 104_857_600)),
   ])
   func readAnswersAreReadAsCodableReadsThem(_ response: ReadResponse) throws {
     let parsed = try CompactJSON.parse(try Self.codable(response))
@@ -57,34 +63,42 @@ import Testing
     let error = ErrorBody(code: .notAvailable, message: Self.awkward)
     #expect(try ErrorBody(compact: try CompactJSON.parse(try Self.codable(error))) == error)
     // A code this version does not know comes through as itself.
-    let unknown = try CompactJSON.parse(Array(#"{"code":"fromTheFuture","message":"m","extra":[1,{"a":null}]}"#.utf8))
+    let unknown = try CompactJSON.parse(
+      Array(#"{"code":"fromTheFuture","message":"m","extra":[1,{"a":null}]}"#.utf8))
     #expect(try ErrorBody(compact: unknown).code.rawValue == "fromTheFuture")
   }
 
   @Test func escapesAndNestingAreRead() throws {
-    let text = #" { "a" : [ true , false , null , -1.5e3 , 12 ] , "b" : "\u00e9\ud83d\ude00\/\"\\\b\f\n\r\t" } "#
+    let text =
+      #" { "a" : [ true , false , null , -1.5e3 , 12 ] , "b" : "\u00e9\ud83d\ude00\/\"\\\b\f\n\r\t" } "#
     let value = try CompactJSON.parse(Array(text.utf8))
-    #expect(value["a"] == .array([.bool(true), .bool(false), .null, .number("-1.5e3"), .number("12")]))
+    #expect(
+      value["a"] == .array([.bool(true), .bool(false), .null, .number("-1.5e3"), .number("12")]))
     #expect(value["b"]?.string == "é😀/\"\\\u{8}\u{c}\n\r\t")
     #expect(value["a"]?.array?.last?.integer == 12)
   }
 
   @Test(arguments: [
-    "", "{", "{\"a\":1,}", "[1,]", "\"open", "\"tab\there\"", "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"", "+1", "inf",
-    "0x10", "{\"a\" 1}", "{1:2}", "[1] 2", "tru", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+    "", "{", "{\"a\":1,}", "[1,]", "\"open", "\"tab\there\"", "\"\\x\"", "\"\\ud800\"",
+    "\"\\udc00x\"", "+1", "inf",
+    "0x10", "{\"a\" 1}", "{1:2}", "[1] 2", "tru",
+    String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
   ])
   func malformedJSONIsRefused(_ text: String) {
     #expect(throws: CompactJSON.SyntaxError.self) { try CompactJSON.parse(Array(text.utf8)) }
   }
 
   @Test func invalidUTF8InAStringIsRefused() {
-    #expect(throws: CompactJSON.SyntaxError.self) { try CompactJSON.parse([0x22, 0xC3, 0x28, 0x22]) }
+    #expect(throws: CompactJSON.SyntaxError.self) {
+      try CompactJSON.parse([0x22, 0xC3, 0x28, 0x22])
+    }
   }
 
   @Test func missingOrMistypedMembersAreNamed() throws {
     let noType = try CompactJSON.parse(Array(#"{"requested":"x"}"#.utf8))
     #expect(throws: CompactDecodingError.self) { try ReadResponse(compact: noType) }
-    let badPid = try CompactJSON.parse(Array(#"{"version":1,"broker":"ferry","pid":99999999999}"#.utf8))
+    let badPid = try CompactJSON.parse(
+      Array(#"{"version":1,"broker":"ferry","pid":99999999999}"#.utf8))
     #expect(throws: CompactDecodingError.self) { try HelloResponse(compact: badPid) }
   }
 }

@@ -129,8 +129,14 @@ import Testing
   @Test func anOversizedLengthIsRefusedBeforeItsBodyArrives() {
     var decoder = FrameDecoder()
     let length = UInt32(FrameLimits.maxFrameLength + 1)
-    decoder.feed([UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), 3])
-    #expect(throws: FrameError.tooLarge(kind: nil, bodyCount: FrameLimits.maxFrameLength, limit: FrameLimits.maxFrameLength - 1)) {
+    decoder.feed([
+      UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF),
+      UInt8(length & 0xFF), 3,
+    ])
+    #expect(
+      throws: FrameError.tooLarge(
+        kind: nil, bodyCount: FrameLimits.maxFrameLength, limit: FrameLimits.maxFrameLength - 1)
+    ) {
       try decoder.nextFrame()
     }
     #expect(FrameError.tooLarge(kind: nil, bodyCount: 0, limit: 0).code == .frameTooLarge)
@@ -139,7 +145,10 @@ import Testing
   @Test func aDataBodyPastOneMebibyteIsRefused() {
     var decoder = FrameDecoder()
     decoder.feed(Frame.header(kind: .data, bodyCount: FrameLimits.maxDataBody + 1))
-    #expect(throws: FrameError.tooLarge(kind: .data, bodyCount: FrameLimits.maxDataBody + 1, limit: FrameLimits.maxDataBody)) {
+    #expect(
+      throws: FrameError.tooLarge(
+        kind: .data, bodyCount: FrameLimits.maxDataBody + 1, limit: FrameLimits.maxDataBody)
+    ) {
       try decoder.nextFrame()
     }
   }
@@ -148,7 +157,10 @@ import Testing
   func aJSONBodyPast64KiBIsRefused(kind: Frame.Kind) {
     var decoder = FrameDecoder()
     decoder.feed(Frame.header(kind: kind, bodyCount: FrameLimits.maxJSONBody + 1))
-    #expect(throws: FrameError.tooLarge(kind: kind, bodyCount: FrameLimits.maxJSONBody + 1, limit: FrameLimits.maxJSONBody)) {
+    #expect(
+      throws: FrameError.tooLarge(
+        kind: kind, bodyCount: FrameLimits.maxJSONBody + 1, limit: FrameLimits.maxJSONBody)
+    ) {
       try decoder.nextFrame()
     }
   }

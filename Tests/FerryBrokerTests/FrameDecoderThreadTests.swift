@@ -10,7 +10,9 @@ import Testing
 /// frames.
 @Suite struct FrameDecoderThreadTests {
   @Test func emptyBodiesDecodeOnManyThreadsAtOnce() throws {
-    let stream = (0..<500).flatMap { _ in Frame(kind: .end).encoded() + Frame(kind: .data, body: []).encoded() }
+    let stream = (0..<500).flatMap { _ in
+      Frame(kind: .end).encoded() + Frame(kind: .data, body: []).encoded()
+    }
     let decoded = Atomic(0)
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       var decoder = FrameDecoder()

@@ -27,14 +27,16 @@ import Testing
   }
 
   @Test func requestsDecodeFromTheDocumentedJSON() throws {
-    let frame = Frame(kind: .request, body: Array(#"{"op":"read","types":["text/plain","public.png"]}"#.utf8))
+    let frame = Frame(
+      kind: .request, body: Array(#"{"op":"read","types":["text/plain","public.png"]}"#.utf8))
     let request = try frame.decodeJSON(ReadRequest.self)
     #expect(request == ReadRequest(pasteboard: nil, types: ["text/plain", "public.png"]))
     #expect(try frame.decodeJSON(RequestHead.self).op == "read")
   }
 
   @Test func anUnknownOptionDoesNotDecode() {
-    let frame = Frame(kind: .request, body: Array(#"{"op":"write","representations":[],"options":["loud"]}"#.utf8))
+    let frame = Frame(
+      kind: .request, body: Array(#"{"op":"write","representations":[],"options":["loud"]}"#.utf8))
     #expect(throws: DecodingError.self) { try frame.decodeJSON(WriteRequest.self) }
   }
 
@@ -55,9 +57,11 @@ import Testing
   }
 
   @Test(arguments: [
-    (BrokerErrorCode.empty, Int32(1)), (.notAvailable, 1), (.notFound, 1), (.historyOff, 1), (.badRequest, 2),
+    (BrokerErrorCode.empty, Int32(1)), (.notAvailable, 1), (.notFound, 1), (.historyOff, 1),
+    (.badRequest, 2),
     (.unknownType, 2), (.frameTooLarge, 2), (.noBroker, 3), (.timeout, 4), (.invalidDeclaration, 5),
-    (.unsupportedVersion, 6), (.forbidden, 6), (.unsafeSocket, 6), (.busy, 6), (.providerFailed, 6), (.internal, 6),
+    (.unsupportedVersion, 6), (.forbidden, 6), (.unsafeSocket, 6), (.busy, 6), (.providerFailed, 6),
+    (.internal, 6),
     (.connectionLost, 6), (.io, 6),
   ])
   func everyCodeMapsToItsExitStatus(code: BrokerErrorCode, status: Int32) {

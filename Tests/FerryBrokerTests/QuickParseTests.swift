@@ -29,7 +29,8 @@ import Testing
 
   static let copyLines: [[String]] = [
     [], ["-"], ["notes.txt"], ["-pboard", "primary"], ["--type", "png", "picture"], ["--sensitive"],
-    ["-pboard", "secrets", "--sensitive", "--type", "text", "-"], ["--osc52"], ["--osc52", "notes.txt"],
+    ["-pboard", "secrets", "--sensitive", "--type", "text", "-"], ["--osc52"],
+    ["--osc52", "notes.txt"],
   ]
 
   @Test(arguments: copyLines)
@@ -38,7 +39,9 @@ import Testing
     #expect(quick == (try PBCopy.parse(arguments)).invocation)
   }
 
-  @Test(arguments: [["--help"], ["-x"], ["one", "two"], ["--type"], ["-pboard"], ["--sensitive=1"]])
+  @Test(arguments: [
+    ["--help"], ["-x"], ["one", "two"], ["--type"], ["-pboard"], ["--sensitive=1"],
+  ])
   func pbcopyLeavesTheRestToTheParser(_ arguments: [String]) throws {
     #expect(try PBCopy.quickParse(arguments) == nil)
   }

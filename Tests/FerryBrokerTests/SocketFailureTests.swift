@@ -20,12 +20,27 @@ import UniformTypeIdentifiers
     ("zero length", [0, 0, 0, 0], .badRequest),
     ("END with a body", [0, 0, 0, 2, 4, 0], .badRequest),
     ("DATA instead of a request", Frame(kind: .data, body: [1, 2, 3]).encoded(), .badRequest),
-    ("request that is not JSON", Frame(kind: .request, body: Array("hello?".utf8)).encoded(), .badRequest),
-    ("unknown operation", Frame(kind: .request, body: Array(#"{"op":"paste"}"#.utf8)).encoded(), .badRequest),
-    ("write without representations field", Frame(kind: .request, body: Array(#"{"op":"write"}"#.utf8)).encoded(), .badRequest),
+    (
+      "request that is not JSON", Frame(kind: .request, body: Array("hello?".utf8)).encoded(),
+      .badRequest
+    ),
+    (
+      "unknown operation", Frame(kind: .request, body: Array(#"{"op":"paste"}"#.utf8)).encoded(),
+      .badRequest
+    ),
+    (
+      "write without representations field",
+      Frame(kind: .request, body: Array(#"{"op":"write"}"#.utf8)).encoded(), .badRequest
+    ),
     ("oversized length", [0x7F, 0xFF, 0xFF, 0xFF, 3], .frameTooLarge),
-    ("oversized JSON", Frame.header(kind: .request, bodyCount: FrameLimits.maxJSONBody + 1), .frameTooLarge),
-    ("oversized DATA", Frame.header(kind: .data, bodyCount: FrameLimits.maxDataBody + 1), .frameTooLarge),
+    (
+      "oversized JSON", Frame.header(kind: .request, bodyCount: FrameLimits.maxJSONBody + 1),
+      .frameTooLarge
+    ),
+    (
+      "oversized DATA", Frame.header(kind: .data, bodyCount: FrameLimits.maxDataBody + 1),
+      .frameTooLarge
+    ),
   ]
 
   @Test(arguments: malformed.indices)
@@ -101,7 +116,12 @@ import UniformTypeIdentifiers
       let answers = try await DetachedThread.run {
         let raw = try fixture.rawConnection()
         try raw.hello()
-        raw.send(try Frame.json(.request, WriteRequest(representations: [.init(type: "public.data"), .init(type: "public.utf8-plain-text")])))
+        raw.send(
+          try Frame.json(
+            .request,
+            WriteRequest(representations: [
+              .init(type: "public.data"), .init(type: "public.utf8-plain-text"),
+            ])))
         let chunk = Frame(kind: .data, body: TestBytes.make(200_000, seed: 2)).encoded()
         switch abort {
         case .afterTheRequest:
@@ -130,7 +150,9 @@ import UniformTypeIdentifiers
       #expect(state.changeCount == before)
       #expect(state.storedTypes == ["public.utf8-plain-text"])
       #expect(text == Data("previous".utf8))
-      #expect(await Deadline.wait(for: .seconds(30)) { fixture.spooledFiles().isEmpty }, "the partial spool file is removed")
+      #expect(
+        await Deadline.wait(for: .seconds(30)) { fixture.spooledFiles().isEmpty },
+        "the partial spool file is removed")
     }
   }
 
@@ -144,7 +166,9 @@ import UniformTypeIdentifiers
         let descriptor = open(fixture.root, O_RDONLY | O_DIRECTORY)
         defer { close(descriptor) }
         do {
-          try client.write([.init(type: "public.utf8-plain-text", source: .fileDescriptor(descriptor))])
+          try client.write([
+            .init(type: "public.utf8-plain-text", source: .fileDescriptor(descriptor))
+          ])
         } catch { failure = error as? BrokerClientError }
         return (failure, try fixture.client().read(types: ["public.utf8-plain-text"]).data)
       }
@@ -163,7 +187,9 @@ import UniformTypeIdentifiers
         } catch { return error as? BrokerClientError }
       }
       #expect(error?.code == .forbidden)
-      #expect(error.map(ExitStatus.init) == .io, "another user's broker or socket is an I/O failure, not bad input")
+      #expect(
+        error.map(ExitStatus.init) == .io,
+        "another user's broker or socket is an I/O failure, not bad input")
       #expect(error?.message.contains("uid \(getuid())") == true, "\(String(describing: error))")
     }
   }
@@ -175,13 +201,16 @@ import UniformTypeIdentifiers
       // in 14): either way the client says why, never "connection lost".
       let error = try await DetachedThread.run { () -> BrokerClientError? in
         do {
-          let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
+          let client = try BrokerClient.connect(
+            to: fixture.location, timeout: .seconds(60), pipelining: true)
           _ = try client.read(types: ["public.utf8-plain-text"])
           return nil
         } catch { return error as? BrokerClientError }
       }
       #expect(error?.code == .forbidden)
-      #expect(error.map(ExitStatus.init) == .io, "another user's broker or socket is an I/O failure, not bad input")
+      #expect(
+        error.map(ExitStatus.init) == .io,
+        "another user's broker or socket is an I/O failure, not bad input")
     }
   }
 
@@ -189,7 +218,9 @@ import UniformTypeIdentifiers
     let broker: UInt32 = 1000
     #expect(PeerCredentials(pid: 1, uid: 1000, gid: 1000).admission(byUserID: broker) == .admit)
     for uid: UInt32 in [0, 999, 1001, 65534] {
-      guard case .refuse(let reason) = PeerCredentials(pid: 1, uid: uid, gid: 1000).admission(byUserID: broker)
+      guard
+        case .refuse(let reason) = PeerCredentials(pid: 1, uid: uid, gid: 1000).admission(
+          byUserID: broker)
       else {
         Issue.record("uid \(uid) was admitted")
         continue

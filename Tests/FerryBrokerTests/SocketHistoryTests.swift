@@ -10,23 +10,31 @@ import Testing
 /// The history operations on an in-process server whose history the test fills directly.
 @Suite struct SocketHistoryTests {
   /// Runs `body` with a server keeping a history in the fixture's directory.
-  static func withHistory<T>(_ body: (SocketFixture, BrokerHistory) async throws -> T) async throws -> T {
+  static func withHistory<T>(_ body: (SocketFixture, BrokerHistory) async throws -> T) async throws
+    -> T
+  {
     let directory = URL(fileURLWithPath: try makeTemporaryDirectory())
     defer { try? FileManager.default.removeItem(at: directory) }
     let history = try BrokerHistory(
       directory: directory, settings: HistorySettings(), logger: Logger(label: "test.history"))
-    return try await SocketFixture.with({ $0.history = history }) { fixture in try await body(fixture, history) }
+    return try await SocketFixture.with({ $0.history = history }) { fixture in
+      try await body(fixture, history)
+    }
   }
 
   /// Records a text entry.
   @discardableResult
-  static func record(_ text: String, in history: BrokerHistory, extra: [HistoryItem.Representation] = []) throws -> Int64 {
+  static func record(
+    _ text: String, in history: BrokerHistory, extra: [HistoryItem.Representation] = []
+  ) throws -> Int64 {
     let item = HistoryItem(
       pasteboard: "general", changeCount: 1, source: "tests",
-      representations: [.data(Data(text.utf8), type: "public.utf8-plain-text", isText: true)] + extra)
+      representations: [.data(Data(text.utf8), type: "public.utf8-plain-text", isText: true)]
+        + extra)
     switch try history.store.record(item) {
     case .recorded(let id, _), .deduplicated(let id): return id.rawValue
-    case .refused(let reason): throw HistoryError.io(path: "", operation: "record", reason: "\(reason)")
+    case .refused(let reason):
+      throw HistoryError.io(path: "", operation: "record", reason: "\(reason)")
     }
   }
 
@@ -44,7 +52,9 @@ import Testing
     try await Self.withHistory { fixture, history in
       let preview = String(repeating: "ä", count: 150)
       // 700 recordings (fsync each) on a thread of their own, not the test process's pool.
-      _ = try await DetachedThread.run { for index in 0..<700 { _ = try Self.record("\(index) \(preview)", in: history) } }
+      _ = try await DetachedThread.run {
+        for index in 0..<700 { _ = try Self.record("\(index) \(preview)", in: history) }
+      }
       let (all, firstPage) = try await DetachedThread.run {
         let client = try fixture.client()
         let all = try client.historyList(limit: 1000)
@@ -67,7 +77,9 @@ import Testing
       for index in 0..<10 { try Self.record("entry \(index)", in: history) }
       let (page, pasteboardOnly) = try await DetachedThread.run {
         let client = try fixture.client()
-        return (try client.historyList(limit: 3, offset: 2), try client.historyList(pasteboard: "primary"))
+        return (
+          try client.historyList(limit: 3, offset: 2), try client.historyList(pasteboard: "primary")
+        )
       }
       #expect(page.map(\.preview) == ["entry 7", "entry 6", "entry 5"])
       #expect(pasteboardOnly.isEmpty)
@@ -113,30 +125,40 @@ import Testing
       let failures = try await DetachedThread.run { () -> [BrokerClientError?] in
         let client = try fixture.client()
         return [
-          Self.failure { _ = try client.historyShow(999, types: []) }, Self.failure { try client.historyRestore(999) },
-          Self.failure { try client.historySetPinned(true, 999) }, Self.failure { try client.historyDelete([kept, 999]) },
+          Self.failure { _ = try client.historyShow(999, types: []) },
+          Self.failure { try client.historyRestore(999) },
+          Self.failure { try client.historySetPinned(true, 999) },
+          Self.failure { try client.historyDelete([kept, 999]) },
         ]
       }
       #expect(failures.map(\.?.code) == [.notFound, .notFound, .notFound, .notFound])
       #expect(failures[0]?.message == "no history entry 999")
-      #expect(try history.store.entry(HistoryEntry.ID(rawValue: kept)) != nil, "nothing was deleted")
+      #expect(
+        try history.store.entry(HistoryEntry.ID(rawValue: kept)) != nil, "nothing was deleted")
     }
   }
 
   @Test func aServerWithoutHistoryRefusesEveryHistoryOperationAndSaysSoInStatus() async throws {
     try await SocketFixture.with { fixture in
-      let (codes, status) = try await DetachedThread.run { () -> ([BrokerErrorCode?], StatusResponse) in
+      let (codes, status) = try await DetachedThread.run {
+        () -> ([BrokerErrorCode?], StatusResponse) in
         let client = try fixture.client()
         let failures = [
-          Self.failure { _ = try client.historyList() }, Self.failure { _ = try client.historySearch("x") },
-          Self.failure { _ = try client.historyShow(1) }, Self.failure { try client.historyRestore(1) },
-          Self.failure { try client.historyDelete([1]) }, Self.failure { try client.historyClear() },
-          Self.failure { try client.historySetPinned(true, 1) }, Self.failure { try client.historySetPinned(false, 1) },
+          Self.failure { _ = try client.historyList() },
+          Self.failure { _ = try client.historySearch("x") },
+          Self.failure { _ = try client.historyShow(1) },
+          Self.failure { try client.historyRestore(1) },
+          Self.failure { try client.historyDelete([1]) },
+          Self.failure { try client.historyClear() },
+          Self.failure { try client.historySetPinned(true, 1) },
+          Self.failure { try client.historySetPinned(false, 1) },
         ]
         return (failures.map(\.?.code), try client.status())
       }
       #expect(codes == Array(repeating: .historyOff, count: 8))
-      #expect(status.history == HistoryStatusSummary(enabled: false, problem: "this broker was started without one"))
+      #expect(
+        status.history
+          == HistoryStatusSummary(enabled: false, problem: "this broker was started without one"))
     }
   }
 
@@ -149,8 +171,10 @@ import Testing
         try client.historySetPinned(true, first)
         return try client.status()
       }
-      #expect(status.history == HistoryStatusSummary(
-        enabled: true, entries: 2, pinned: 1, bytes: 11, database: history.store.databasePath))
+      #expect(
+        status.history
+          == HistoryStatusSummary(
+            enabled: true, entries: 2, pinned: 1, bytes: 11, database: history.store.databasePath))
     }
   }
 }

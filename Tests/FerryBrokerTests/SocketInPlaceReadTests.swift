@@ -16,7 +16,9 @@ import Testing
   static let size = 3 << 20 + 12_345
 
   /// A fixture spooling anything past 64 KiB, holding one spooled representation.
-  static func withSpooledItem(_ body: @escaping @Sendable (SocketFixture, [UInt8]) throws -> Void) async throws {
+  static func withSpooledItem(_ body: @escaping @Sendable (SocketFixture, [UInt8]) throws -> Void)
+    async throws
+  {
     try await SocketFixture.with({ $0.spoolThreshold = 64 << 10 }) { fixture in
       let bytes = TestBytes.make(size, seed: 7)
       try await DetachedThread.run {
@@ -32,7 +34,8 @@ import Testing
       let raw = try fixture.rawConnection()
       try raw.hello()
       raw.send(try Frame.json(.request, ReadRequest(types: ["public.data"], inPlace: true)))
-      let answer = try JSONDecoder().decode(ReadResponse.self, from: Data(try #require(try raw.receive()).body))
+      let answer = try JSONDecoder().decode(
+        ReadResponse.self, from: Data(try #require(try raw.receive()).body))
       let file = try #require(answer.file, "no file in \(answer)")
       #expect(file.size == Int64(bytes.count))
       #expect(file.path.hasPrefix(fixture.spoolParent + "/"))
@@ -40,7 +43,8 @@ import Testing
       #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == Data(bytes))
 
       raw.send(try Frame.json(.request, ReadRequest(types: ["public.data"])))
-      let streamed = try JSONDecoder().decode(ReadResponse.self, from: Data(try #require(try raw.receive()).body))
+      let streamed = try JSONDecoder().decode(
+        ReadResponse.self, from: Data(try #require(try raw.receive()).body))
       #expect(streamed.file == nil)
       var received: [UInt8] = []
       while let frame = try raw.receive(), frame.kind == .data { received += frame.body }
@@ -55,8 +59,10 @@ import Testing
         try client.write([.data(Data("short".utf8), type: "public.utf8-plain-text")])
         let raw = try fixture.rawConnection()
         try raw.hello()
-        raw.send(try Frame.json(.request, ReadRequest(types: ["public.utf8-plain-text"], inPlace: true)))
-        let answer = try JSONDecoder().decode(ReadResponse.self, from: Data(try #require(try raw.receive()).body))
+        raw.send(
+          try Frame.json(.request, ReadRequest(types: ["public.utf8-plain-text"], inPlace: true)))
+        let answer = try JSONDecoder().decode(
+          ReadResponse.self, from: Data(try #require(try raw.receive()).body))
         #expect(answer.file == nil)
         let data = try #require(try raw.receive())
         #expect(data.kind == .data && data.body == Array("short".utf8))
@@ -86,7 +92,8 @@ import Testing
         received = reader.wait()
       case .file, .appendingFile:
         let path = fixture.root + "/out-\(destination.rawValue)"
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (destination == .appendingFile ? O_APPEND : O_TRUNC)
+        let flags =
+          O_WRONLY | O_CREAT | O_CLOEXEC | (destination == .appendingFile ? O_APPEND : O_TRUNC)
         let output = open(path, flags, 0o600)
         #expect(output >= 0)
         _ = try client.read(types: ["public.data"], into: output)
@@ -102,7 +109,8 @@ import Testing
     let root = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: root) }
     let missing = FileReference(path: root + "/gone", device: 1, inode: 2, size: 9)
-    let requests = try await ScriptedBroker.run(in: root, answering: missing, thenStreaming: "streamed!")
+    let requests = try await ScriptedBroker.run(
+      in: root, answering: missing, thenStreaming: "streamed!")
     #expect(requests.map(\.inPlace) == [true, nil], "the second request must not allow a file")
   }
 
@@ -114,8 +122,10 @@ import Testing
     var info = stat()
     #expect(stat(path, &info) == 0)
     let wrongInode = FileReference(
-      path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino) + 1, size: Int64(info.st_size))
-    let requests = try await ScriptedBroker.run(in: root, answering: wrongInode, thenStreaming: "streamed!")
+      path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino) + 1,
+      size: Int64(info.st_size))
+    let requests = try await ScriptedBroker.run(
+      in: root, answering: wrongInode, thenStreaming: "streamed!")
     #expect(requests.count == 2)
   }
 }
@@ -149,7 +159,8 @@ final class PipeDrain: @unchecked Sendable {
 enum ScriptedBroker {
   /// Runs the script against a blocking client reading into a pipe; checks that the client
   /// wrote `text`, and returns the read requests it sent.
-  static func run(in root: String, answering file: FileReference, thenStreaming text: String) async throws
+  static func run(in root: String, answering file: FileReference, thenStreaming text: String)
+    async throws
     -> [ReadRequest]
   {
     #expect(chmod(root, 0o700) == 0)
@@ -165,20 +176,28 @@ enum ScriptedBroker {
       func next() -> Frame? {
         while true {
           if let frame = try? decoder.nextFrame() { return frame }
-          let count = decoder.read(atMost: 1 << 16) { recv(connection, $0.baseAddress, $0.count, 0) }
+          let count = decoder.read(atMost: 1 << 16) {
+            recv(connection, $0.baseAddress, $0.count, 0)
+          }
           if count <= 0 { return nil }
         }
       }
-      func send(_ frame: Frame) { _ = frame.encoded().withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, 0) } }
+      func send(_ frame: Frame) {
+        _ = frame.encoded().withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, 0) }
+      }
       guard next() != nil else { return }
       send(try! Frame.json(.response, HelloResponse(version: WireProtocol.version, pid: 1)))
       while let frame = next() {
-        guard let request = try? JSONDecoder().decode(ReadRequest.self, from: Data(frame.body)) else { return }
+        guard let request = try? JSONDecoder().decode(ReadRequest.self, from: Data(frame.body))
+        else { return }
         requests.append(request)
         if requests.count == 1 {
-          send(try! Frame.json(.response, ReadResponse(type: "public.data", requested: "public.data", file: file)))
+          send(
+            try! Frame.json(
+              .response, ReadResponse(type: "public.data", requested: "public.data", file: file)))
         } else {
-          send(try! Frame.json(.response, ReadResponse(type: "public.data", requested: "public.data")))
+          send(
+            try! Frame.json(.response, ReadResponse(type: "public.data", requested: "public.data")))
           send(Frame(kind: .data, body: Array(text.utf8)))
         }
         send(Frame(kind: .end))

@@ -37,7 +37,8 @@ import Testing
     }
     #expect(value("failed-step") == 0, "\(output)")
     let rusageGrowth = try #require(value("rusage-growth-bytes"), "no measurement: \(output)")
-    let highWaterGrowth = try #require(value("high-water-growth-bytes"), "no measurement: \(output)")
+    let highWaterGrowth = try #require(
+      value("high-water-growth-bytes"), "no measurement: \(output)")
     print(
       "100 MiB through the socket: write \(value("write-ms") ?? -1) ms, "
         + "read \(value("read-ms") ?? -1) ms; peak resident size grew by \(highWaterGrowth >> 10) KiB "
@@ -96,7 +97,8 @@ import Testing
         print("read-ms=\(milliseconds(readTime))")
         guard served == "public.data" else { return fail(2, "served \(served)") }
         guard fixture.spooledFiles().count == 1 else {
-          return fail(3, "the large representation is not one spool file: \(fixture.spooledFiles())")
+          return fail(
+            3, "the large representation is not one spool file: \(fixture.spooledFiles())")
         }
         guard try filesAreEqual(source, copy) else { return fail(4, "the copy differs") }
         return 0

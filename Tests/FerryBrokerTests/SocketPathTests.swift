@@ -90,12 +90,17 @@ import Testing
     #expect(mkdir(root + "/real", 0o700) == 0)
     #expect(symlink(root + "/real", root + "/ferry") == 0)
     let location = SocketPath(directory: root + "/ferry", fileName: "s.sock")
-    #expect(throws: SocketPathError.notADirectory(root + "/ferry")) { try location.prepareDirectory() }
+    #expect(throws: SocketPathError.notADirectory(root + "/ferry")) {
+      try location.prepareDirectory()
+    }
   }
 
   @Test func aPathTooLongForTheKernelIsRefused() {
-    let location = SocketPath(directory: "/tmp/" + String(repeating: "d", count: 100), fileName: "s.sock")
-    #expect(throws: SocketPathError.pathTooLong(location.path, limit: 107)) { try location.checkDirectory() }
+    let location = SocketPath(
+      directory: "/tmp/" + String(repeating: "d", count: 100), fileName: "s.sock")
+    #expect(throws: SocketPathError.pathTooLong(location.path, limit: 107)) {
+      try location.checkDirectory()
+    }
   }
 
   @Test func theServerRefusesADirectoryOpenToOthers() async throws {
@@ -122,7 +127,9 @@ import Testing
       } catch { return error as? BrokerClientError }
     }
     #expect(error?.code == .unsafeSocket)
-    #expect(error.map(ExitStatus.init) == .io, "another user's broker or socket is an I/O failure, not bad input")
+    #expect(
+      error.map(ExitStatus.init) == .io,
+      "another user's broker or socket is an I/O failure, not bad input")
     #expect(error?.message.contains("mode 777") == true, "\(String(describing: error))")
   }
 
@@ -173,7 +180,9 @@ import Testing
       location: location, converters: ConverterRegistry(), spoolParent: root + "/spool")
     let server = try await BrokerSocketServer.bind(configuration)
     let serving = Task { try await server.serve() }
-    let answered = try await DetachedThread.run { try BrokerClient.connect(to: location).status().pid }
+    let answered = try await DetachedThread.run {
+      try BrokerClient.connect(to: location).status().pid
+    }
     #expect(answered == getpid())
 
     await #expect(throws: BrokerSocketServerError.alreadyRunning(location.path)) {

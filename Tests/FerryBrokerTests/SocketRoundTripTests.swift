@@ -45,7 +45,8 @@ import UniformTypeIdentifiers
       #expect(readBack["public.html"] == html)
       #expect(readBack["public.utf8-plain-text"] == text)
       // The broker's pasteboard holds the same item.
-      #expect(fixture.pasteboard(.general).items.first?.storedTypes == [.png, .html, .utf8PlainText])
+      #expect(
+        fixture.pasteboard(.general).items.first?.storedTypes == [.png, .html, .utf8PlainText])
     }
   }
 
@@ -65,7 +66,10 @@ import UniformTypeIdentifiers
     try await SocketFixture.with { fixture in
       let served = try await DetachedThread.run {
         let client = try fixture.client()
-        try client.write([.data(Data("<i/>".utf8), type: "public.html"), .data(Data("i".utf8), type: "public.utf8-plain-text")])
+        try client.write([
+          .data(Data("<i/>".utf8), type: "public.html"),
+          .data(Data("i".utf8), type: "public.utf8-plain-text"),
+        ])
         return try client.read(types: []).type
       }
       #expect(served == "public.html")
@@ -128,7 +132,8 @@ import UniformTypeIdentifiers
     try await SocketFixture.with { fixture in
       let (served, hello) = try await DetachedThread.run { () -> (String, HelloResponse) in
         try fixture.client().write([.data(Data("pipelined".utf8), type: "public.utf8-plain-text")])
-        let client = try BrokerClient.connect(to: fixture.location, timeout: .seconds(60), pipelining: true)
+        let client = try BrokerClient.connect(
+          to: fixture.location, timeout: .seconds(60), pipelining: true)
         #expect(client.hello.version == 0, "the hello's answer is not read before the first call")
         let read = try client.read(types: ["public.utf8-plain-text"])
         #expect(read.data == Data("pipelined".utf8))
@@ -163,7 +168,9 @@ import UniformTypeIdentifiers
         let cleared = try client.clear()
         let state = try client.types()
         var failure: BrokerClientError?
-        do { _ = try client.read(types: ["public.utf8-plain-text"]) } catch { failure = error as? BrokerClientError }
+        do { _ = try client.read(types: ["public.utf8-plain-text"]) } catch {
+          failure = error as? BrokerClientError
+        }
         return (written, cleared, state, failure)
       }
       #expect(cleared == written + 1)
@@ -180,12 +187,17 @@ import UniformTypeIdentifiers
       let error = try await DetachedThread.run { () -> BrokerClientError? in
         let client = try fixture.client()
         try client.write([.data(Data("x".utf8), type: "public.utf8-plain-text")])
-        do { _ = try client.read(types: ["public.png", "public.jpeg"]) } catch { return error as? BrokerClientError }
+        do { _ = try client.read(types: ["public.png", "public.jpeg"]) } catch {
+          return error as? BrokerClientError
+        }
         return nil
       }
       #expect(error?.code == .notAvailable)
       #expect(error.map(ExitStatus.init) == .nothingAvailable)
-      #expect(error?.message.hasPrefix("none of public.png, public.jpeg is available (the item offers public.utf8-plain-text") == true, "\(String(describing: error))")
+      #expect(
+        error?.message.hasPrefix(
+          "none of public.png, public.jpeg is available (the item offers public.utf8-plain-text")
+          == true, "\(String(describing: error))")
     }
   }
 
@@ -201,7 +213,9 @@ import UniformTypeIdentifiers
           ])
         } catch { writeError = error as? BrokerClientError }
         var readError: BrokerClientError?
-        do { _ = try client.read(types: ["nobody_never.declared!"]) } catch { readError = error as? BrokerClientError }
+        do { _ = try client.read(types: ["nobody_never.declared!"]) } catch {
+          readError = error as? BrokerClientError
+        }
         return (writeError, readError, try client.types())
       }
       #expect(writeError?.code == .unknownType)
@@ -216,8 +230,12 @@ import UniformTypeIdentifiers
     try await SocketFixture.with { fixture in
       let error = try await DetachedThread.run { () -> BrokerClientError? in
         let client = try fixture.client()
-        try client.write([.data(Data("old".utf8), type: "public.utf8-plain-text")], expires: Date().timeIntervalSince1970 - 1)
-        do { _ = try client.read(types: ["public.utf8-plain-text"]) } catch { return error as? BrokerClientError }
+        try client.write(
+          [.data(Data("old".utf8), type: "public.utf8-plain-text")],
+          expires: Date().timeIntervalSince1970 - 1)
+        do { _ = try client.read(types: ["public.utf8-plain-text"]) } catch {
+          return error as? BrokerClientError
+        }
         return nil
       }
       #expect(error?.code == .empty)
@@ -225,7 +243,8 @@ import UniformTypeIdentifiers
   }
 
   @Test func registerTeachesTheBrokerTheProfileExample() async throws {
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Examples/Declarations/profile.json").path
     let declaration: Data
     if let example = FileManager.default.contents(atPath: file) {
@@ -242,7 +261,8 @@ import UniformTypeIdentifiers
     try await SocketFixture.with { fixture in
       let (problems, name, state) = try await DetachedThread.run {
         let client = try fixture.client()
-        let problems = try client.register(declarationNamed: "profile.json", contents: declaration, allowExampleNamespace: true)
+        let problems = try client.register(
+          declarationNamed: "profile.json", contents: declaration, allowExampleNamespace: true)
         try client.write([.data(Self.profileJSON, type: "com.example.profile")])
         let name = try client.read(types: ["public.utf8-plain-text"]).data
         return (problems, name, try client.types())
@@ -261,7 +281,8 @@ import UniformTypeIdentifiers
     try await SocketFixture.with { fixture in
       let (problems, error) = try await DetachedThread.run {
         let client = try fixture.client()
-        let problems = try client.register(declarationNamed: "/home/me/broken.json", contents: withProblem)
+        let problems = try client.register(
+          declarationNamed: "/home/me/broken.json", contents: withProblem)
         var failure: BrokerClientError?
         do {
           _ = try client.register(declarationNamed: "junk.json", contents: Data("not json".utf8))
@@ -297,7 +318,9 @@ import UniformTypeIdentifiers
   @Test func statusAsksTheDaemonsProvider() async throws {
     struct Daemon: BrokerStatusProvider {
       func status() async -> BrokerStatus {
-        BrokerStatus(version: "9.9", uptime: .seconds(90), display: ":3", x11Bridged: true, clipboardManager: true, pasteboards: [.general])
+        BrokerStatus(
+          version: "9.9", uptime: .seconds(90), display: ":3", x11Bridged: true,
+          clipboardManager: true, pasteboards: [.general])
       }
     }
     try await SocketFixture.with({ $0.status = Daemon() }) { fixture in
@@ -347,7 +370,8 @@ import UniformTypeIdentifiers
               for round in 0..<10 {
                 let text = Data("\(worker)-\(round)".utf8)
                 try client.write([.data(text, type: "public.utf8-plain-text")], to: "w\(worker)")
-                let back = try client.read(types: ["public.utf8-plain-text"], from: "w\(worker)").data
+                let back = try client.read(types: ["public.utf8-plain-text"], from: "w\(worker)")
+                  .data
                 #expect(back == text)
               }
             }
@@ -355,7 +379,9 @@ import UniformTypeIdentifiers
         }
         try await group.waitForAll()
       }
-      for worker in 0..<4 { #expect(fixture.pasteboard(Pasteboard.Name(rawValue: "w\(worker)")).changeCount == 10) }
+      for worker in 0..<4 {
+        #expect(fixture.pasteboard(Pasteboard.Name(rawValue: "w\(worker)")).changeCount == 10)
+      }
     }
   }
 }

@@ -148,7 +148,9 @@ func withUnixAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, sockle
   address.sun_family = sa_family_t(AF_UNIX)
   withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
   return withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
   }
 }
 

@@ -32,7 +32,9 @@ import UniformTypeIdentifiers
     let task = Task {
       try await DetachedThread.run {
         let client = try fixture.client()
-        try client.watch(pasteboards, idleTimeout: .seconds(10), started: { started.withLock { $0 = true } }) { state in
+        try client.watch(
+          pasteboards, idleTimeout: .seconds(10), started: { started.withLock { $0 = true } }
+        ) { state in
           events.received.withLock { $0.append(state) }
           return events.all.count < expected
         }
@@ -55,7 +57,8 @@ import UniformTypeIdentifiers
           let client = try fixture.client()
           switch step {
           case "secret":
-            return try client.write([.data(Data("hunter2".utf8), type: "public.utf8-plain-text")], options: [.concealed])
+            return try client.write(
+              [.data(Data("hunter2".utf8), type: "public.utf8-plain-text")], options: [.concealed])
           case "clear":
             return try client.clear()
           default:
@@ -70,7 +73,9 @@ import UniformTypeIdentifiers
       #expect(received.map(\.changeCount) == written)
       #expect(received.map(\.pasteboard) == ["general", "general", "general", "general"])
       #expect(received.map(\.concealed) == [false, true, false, false])
-      #expect(received[1].storedTypes == ["public.utf8-plain-text"], "a concealed item's types are listed")
+      #expect(
+        received[1].storedTypes == ["public.utf8-plain-text"], "a concealed item's types are listed"
+      )
       #expect(received[3].types.isEmpty)
     }
   }
@@ -81,7 +86,8 @@ import UniformTypeIdentifiers
       let watcher = try await Self.watch(fixture, nil, expected: 2, into: events)
       for name in ["primary", "scratch", "general"] {
         _ = try await DetachedThread.run {
-          try fixture.client().write([.data(Data(name.utf8), type: "public.utf8-plain-text")], to: name)
+          try fixture.client().write(
+            [.data(Data(name.utf8), type: "public.utf8-plain-text")], to: name)
         }
       }
       try await watcher.value
@@ -99,17 +105,22 @@ import UniformTypeIdentifiers
         raw.send(try Frame.json(.request, WatchRequest(pasteboards: ["general"])))
         #expect(try raw.receive()?.kind == .response)
         try fixture.client().write(
-          [.data(Data(secret.utf8), type: "public.utf8-plain-text"),
-           .data(Data("secret".utf8), type: "org.kde.password-manager-hint")])
+          [
+            .data(Data(secret.utf8), type: "public.utf8-plain-text"),
+            .data(Data("secret".utf8), type: "org.kde.password-manager-hint"),
+          ])
         return try raw.receive()
       }
       let event = try #require(received)
       #expect(event.kind == .event)
       let text = String(decoding: event.body, as: UTF8.self)
       #expect(!text.contains(secret))
-      #expect(try event.decodeJSON(PasteboardState.self).concealed, "the password-manager hint conceals")
+      #expect(
+        try event.decodeJSON(PasteboardState.self).concealed, "the password-manager hint conceals")
       // Served all the same.
-      let served = try await DetachedThread.run { try fixture.client().read(types: ["public.utf8-plain-text"]).data }
+      let served = try await DetachedThread.run {
+        try fixture.client().read(types: ["public.utf8-plain-text"]).data
+      }
       #expect(served == Data(secret.utf8))
     }
   }
@@ -119,11 +130,14 @@ import UniformTypeIdentifiers
       let large = Data(TestBytes.make(1 << 20, seed: 5))
       _ = try await DetachedThread.run {
         try fixture.client().write([
-          .data(large, type: "public.data"), .data(Data("small".utf8), type: "public.utf8-plain-text"),
+          .data(large, type: "public.data"),
+          .data(Data("small".utf8), type: "public.utf8-plain-text"),
         ])
       }
       #expect(fixture.spooledFiles().count == 1, "only the large representation is spooled")
-      let back = try await DetachedThread.run { try fixture.client().read(types: ["public.data"]).data }
+      let back = try await DetachedThread.run {
+        try fixture.client().read(types: ["public.data"]).data
+      }
       #expect(back == large)
       _ = try await DetachedThread.run { try fixture.client().clear() }
       #expect(await Deadline.wait(for: .seconds(30)) { fixture.spooledFiles().isEmpty })
@@ -139,7 +153,8 @@ import UniformTypeIdentifiers
       switch how {
       case "option": options = [.concealed]
       case "marker": representations.append(.data(Data(), type: "org.nspasteboard.ConcealedType"))
-      default: representations.append(.data(Data("secret".utf8), type: "org.kde.password-manager-hint"))
+      default:
+        representations.append(.data(Data("secret".utf8), type: "org.kde.password-manager-hint"))
       }
       let (state, back) = try await DetachedThread.run { [representations, options] in
         let client = try fixture.client()
@@ -158,13 +173,16 @@ import UniformTypeIdentifiers
         let client = try fixture.client()
         try client.write([.data(Data("before".utf8), type: "public.utf8-plain-text")])
         do {
-          try client.write([.data(Data(count: 3 << 20), type: "public.data")], options: [.concealed])
+          try client.write(
+            [.data(Data(count: 3 << 20), type: "public.data")], options: [.concealed])
         } catch { return error as? BrokerClientError }
         return nil
       }
       #expect(error?.code == .badRequest, "\(String(describing: error))")
       #expect(error?.message.contains("concealed") == true)
-      let kept = try await DetachedThread.run { try fixture.client().read(types: ["public.utf8-plain-text"]).data }
+      let kept = try await DetachedThread.run {
+        try fixture.client().read(types: ["public.utf8-plain-text"]).data
+      }
       #expect(kept == Data("before".utf8))
     }
   }

@@ -18,8 +18,11 @@ import Testing
     #expect(!needed.contains { $0.contains("libsqlite3") }, "\(tool) links the history store")
     // Nor the configuration file's YAML reader, which is linked statically when it is.
     let symbols = try PeerProcess.run(["nm", path], display: nil, timeout: .seconds(30))
-    #expect(symbols.status == 0 && symbols.stdoutText.contains("ArgumentParser"), "nm lists the tool's symbols")
+    #expect(
+      symbols.status == 0 && symbols.stdoutText.contains("ArgumentParser"),
+      "nm lists the tool's symbols")
     #expect(!symbols.stdoutText.contains("4Yams"), "\(tool) links Yams")
-    #expect(!symbols.stdoutText.contains("18FerryConfiguration"), "\(tool) links FerryConfiguration")
+    #expect(
+      !symbols.stdoutText.contains("18FerryConfiguration"), "\(tool) links FerryConfiguration")
   }
 }

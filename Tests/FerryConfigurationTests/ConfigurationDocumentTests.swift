@@ -12,6 +12,9 @@ import Testing
     let block = try #require(text.range(of: "```yaml\n"), "the document has a YAML block")
     let end = try #require(text.range(of: "```", range: block.upperBound..<text.endIndex))
     #expect(String(text[block.upperBound..<end.lowerBound]) == ConfigurationTemplate.text)
-    for key in ConfigurationKey.all { #expect(text.contains("`\(key.name)`") || text.contains("`\(key.section ?? "")."), "\(key.name)") }
+    for key in ConfigurationKey.all {
+      #expect(
+        text.contains("`\(key.name)`") || text.contains("`\(key.section ?? "")."), "\(key.name)")
+    }
   }
 }

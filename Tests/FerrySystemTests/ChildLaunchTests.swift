@@ -9,7 +9,8 @@ import Testing
 @Suite struct ChildLaunchTests {
   /// Runs `script` with `sh -c`, its standard output into a pipe; returns the output and how
   /// it ended.
-  private func run(_ script: String, group: ChildLaunch.Group = .own, environment: [String]? = nil) throws
+  private func run(_ script: String, group: ChildLaunch.Group = .own, environment: [String]? = nil)
+    throws
     -> (output: String, termination: Termination)
   {
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
@@ -19,7 +20,8 @@ import Testing
       defer { try? writeEnd.close() }
       child = try ChildLaunch(
         path: "/bin/sh", arguments: ["sh", "-c", script], environment: environment,
-        descriptors: [.open("/dev/null", as: 0, .readOnly), .duplicate(writeEnd, as: 1)], group: group
+        descriptors: [.open("/dev/null", as: 0, .readOnly), .duplicate(writeEnd, as: 1)],
+        group: group
       ).spawn()
     }
     let output = try readEnd.readToEnd()
@@ -54,7 +56,8 @@ import Testing
 
   @Test(arguments: [ChildLaunch.Group.inherited, .own, .ownSession])
   func groupAndSession(group: ChildLaunch.Group) throws {
-    let child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"], group: group).spawn()
+    let child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"], group: group)
+      .spawn()
     defer {
       try? child.send(SIGKILL)
       _ = try? child.waitForExit()
@@ -102,7 +105,8 @@ import Testing
     pthread_sigmask(SIG_BLOCK, &blocked, nil)
     signal(SIGUSR2, SIG_IGN)
     signal(realTimeSignal, SIG_IGN)
-    guard let child = try? ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"]).spawn() else { return false }
+    guard let child = try? ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"]).spawn()
+    else { return false }
     defer {
       try? child.send(SIGKILL)
       _ = try? child.waitForExit()
@@ -110,8 +114,11 @@ import Testing
     // glibc's own signals (32 and 33) stay as its posix_spawn leaves them; no other one is
     // blocked or ignored.
     let glibc = bit(32) | bit(33)
-    let (blockedMask, ignoredMask) = (signalMask("SigBlk", of: child), signalMask("SigIgn", of: child))
-    return blockedMask & bit(SIGTERM) == 0 && ignoredMask & (bit(SIGUSR2) | bit(realTimeSignal)) == 0
+    let (blockedMask, ignoredMask) = (
+      signalMask("SigBlk", of: child), signalMask("SigIgn", of: child)
+    )
+    return blockedMask & bit(SIGTERM) == 0
+      && ignoredMask & (bit(SIGUSR2) | bit(realTimeSignal)) == 0
       && blockedMask & ~glibc == 0 && ignoredMask & ~glibc == 0
   }
 
@@ -122,21 +129,27 @@ import Testing
     defer { leaked.forEach { close($0) } }
     var descriptors: [ChildLaunch.DescriptorAction] = [.open("/dev/null", as: 0, .readOnly)]
     if closing { descriptors.append(.closeAll(from: 3)) }
-    let child = try ChildLaunch(path: "/bin/sleep", arguments: ["sleep", "30"], descriptors: descriptors).spawn()
+    let child = try ChildLaunch(
+      path: "/bin/sleep", arguments: ["sleep", "30"], descriptors: descriptors
+    ).spawn()
     defer {
       try? child.send(SIGKILL)
       _ = try? child.waitForExit()
     }
     // Only the leaked pipe's ends are looked for: the program's loader may hold a descriptor
     // of its own for a moment (a library being mapped) right after the exec.
-    let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.rawValue)/fd").compactMap { Int32($0) }
+    let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.rawValue)/fd")
+      .compactMap { Int32($0) }
     #expect(open.contains(leaked[0]) == !closing && open.contains(leaked[1]) == !closing, "\(open)")
-    #expect(open.contains(0) && open.contains(1) && open.contains(2), "the standard streams stay: \(open)")
+    #expect(
+      open.contains(0) && open.contains(1) && open.contains(2), "the standard streams stay: \(open)"
+    )
   }
 
   @Test func theEnvironmentIsPassed() throws {
     let environment = ChildLaunch.environment(adding: ["FERRY_SYSTEM_TEST": "one", "PATH": "/bin"])
-    #expect(environment.filter { $0.hasPrefix("PATH=") } == ["PATH=/bin"], "replaced, not added twice")
+    #expect(
+      environment.filter { $0.hasPrefix("PATH=") } == ["PATH=/bin"], "replaced, not added twice")
     #expect(try run("echo $FERRY_SYSTEM_TEST", environment: environment).output == "one\n")
     #expect(try run("echo ${FERRY_SYSTEM_TEST:-none}", environment: ["A=b"]).output == "none\n")
   }
@@ -164,9 +177,11 @@ import Testing
 
   /// A line of `/proc/<pid>/status` (`SigBlk`, `SigIgn`) as a bit set.
   private static func signalMask(_ name: String, of child: ChildProcessID) -> UInt64 {
-    let status = (try? String(contentsOfFile: "/proc/\(child.rawValue)/status", encoding: .utf8)) ?? ""
+    let status =
+      (try? String(contentsOfFile: "/proc/\(child.rawValue)/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-    return UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) ?? .max
+    return UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16)
+      ?? .max
   }
 
   private static func bit(_ signal: CInt) -> UInt64 { 1 << UInt64(signal - 1) }

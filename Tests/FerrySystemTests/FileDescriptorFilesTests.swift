@@ -6,7 +6,8 @@ import Testing
 /// flush, each failure a `FileError` naming the path.
 @Suite struct FileDescriptorFilesTests {
   private static func directory() throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-files-\(UUID().uuidString.prefix(8))")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ferry-files-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url.path
   }
@@ -32,7 +33,8 @@ import Testing
     }
     #expect(chunks == [4096, 4096, 1808])
     #expect(read == bytes)
-    let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    let permissions =
+      try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     #expect(permissions == 0o600, "a new file is its owner's only")
   }
 
@@ -60,6 +62,8 @@ import Testing
     struct Stop: Error {}
     let input = try FileDescriptor.open(atPath: "/proc/self/status", .readOnly)
     defer { try? input.close() }
-    #expect(throws: Stop.self) { try input.readChunks(path: "/proc/self/status") { _ in throw Stop() } }
+    #expect(throws: Stop.self) {
+      try input.readChunks(path: "/proc/self/status") { _ in throw Stop() }
+    }
   }
 }

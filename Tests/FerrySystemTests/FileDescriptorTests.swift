@@ -11,18 +11,20 @@ import Testing
   @Test func readWaitingGoesOnAfterInterruptions() throws {
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
     defer { try? readEnd.close() }
-    let (result, signals, _) = Interrupter.run({ () -> Result<[UInt8], Errno> in
-      var buffer = [UInt8](repeating: 0, count: 16)
-      return Result { () throws(Errno) in
-        let count = try buffer.withUnsafeMutableBytes { raw in
-          Result { () throws(Errno) in try readEnd.readWaiting(into: raw) }
-        }.get()
-        return Array(buffer.prefix(count))
-      }
-    }, afterwards: {
-      _ = try? writeEnd.writeAll(Array("late".utf8))
-      try? writeEnd.close()
-    })
+    let (result, signals, _) = Interrupter.run(
+      { () -> Result<[UInt8], Errno> in
+        var buffer = [UInt8](repeating: 0, count: 16)
+        return Result { () throws(Errno) in
+          let count = try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try readEnd.readWaiting(into: raw) }
+          }.get()
+          return Array(buffer.prefix(count))
+        }
+      },
+      afterwards: {
+        _ = try? writeEnd.writeAll(Array("late".utf8))
+        try? writeEnd.close()
+      })
     #expect(signals > 0, "the read was interrupted")
     #expect(try result.get() == Array("late".utf8))
   }
@@ -70,12 +72,16 @@ import Testing
   @Test func readFillingGoesOnAfterInterruptions() throws {
     let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
     defer { try? readEnd.close() }
-    let (result, signals, _) = Interrupter.run({ () -> Result<Int, Errno> in
-      var buffer = [UInt8](repeating: 0, count: 4)
-      return buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try readEnd.read(filling: raw) } }
-    }, afterwards: {
-      _ = try? writeEnd.writeAll(Array("full".utf8))
-    })
+    let (result, signals, _) = Interrupter.run(
+      { () -> Result<Int, Errno> in
+        var buffer = [UInt8](repeating: 0, count: 4)
+        return buffer.withUnsafeMutableBytes { raw in
+          Result { () throws(Errno) in try readEnd.read(filling: raw) }
+        }
+      },
+      afterwards: {
+        _ = try? writeEnd.writeAll(Array("full".utf8))
+      })
     try? writeEnd.close()
     #expect(signals > 0)
     #expect(try result.get() == 4)
@@ -88,7 +94,9 @@ import Testing
     let file = try FileDescriptor.open(path, .readOnly)
     defer { try? file.close() }
     var buffer = [UInt8](repeating: 0, count: 4)
-    let count = try buffer.withUnsafeMutableBytes { try file.read(fromAbsoluteOffset: 8, filling: $0) }
+    let count = try buffer.withUnsafeMutableBytes {
+      try file.read(fromAbsoluteOffset: 8, filling: $0)
+    }
     #expect(count == 2 && buffer.prefix(2) == Array("89".utf8)[...])
     #expect(try file.readToEnd() == Array("0123456789".utf8))
   }
@@ -118,7 +126,8 @@ import Testing
     if waiting {
       try payload.withUnsafeBytes { try writeEnd.writeAll(from: $0, waitingForRoom: true) }
       try writeEnd.close()
-      #expect(Deadline.wait(for: .seconds(10)) { received.isSet } && received.get() == payload.count)
+      #expect(
+        Deadline.wait(for: .seconds(10)) { received.isSet } && received.get() == payload.count)
     } else {
       #expect(throws: Errno.wouldBlock) {
         try payload.withUnsafeBytes { try writeEnd.writeAll(from: $0) }
@@ -139,7 +148,8 @@ import Testing
 
 /// The calling thread's ID (its directory under `/proc/self/task`).
 func currentThreadID() -> pid_t? {
-  guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") else { return nil }
+  guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+  else { return nil }
   return link.split(separator: "/").last.flatMap { pid_t($0) }
 }
 

@@ -20,7 +20,10 @@ import Testing
     try withPipe { readEnd, writeEnd in
       try withPipe { idle, _ in
         try writeEnd.writeAll(Array("x".utf8))
-        var entries = [PollEntry(idle, for: .readable), PollEntry(readEnd, for: .readable), PollEntry(writeEnd, for: .writable)]
+        var entries = [
+          PollEntry(idle, for: .readable), PollEntry(readEnd, for: .readable),
+          PollEntry(writeEnd, for: .writable),
+        ]
         let ready = try Poll.wait(&entries, until: nil)
         #expect(ready == 2)
         #expect(!entries[0].isReady)
@@ -39,11 +42,14 @@ import Testing
 
   @Test func anInterruptedWaitGoesOnUntilReady() throws {
     try withPipe { readEnd, writeEnd in
-      let (result, signals, _) = Interrupter.run({ () -> Result<PollEvents, Errno> in
-        Result { () throws(Errno) in try readEnd.wait(for: .readable, until: .now + .seconds(20)) }
-      }, afterwards: {
-        _ = try? writeEnd.writeAll(Array("x".utf8))
-      })
+      let (result, signals, _) = Interrupter.run(
+        { () -> Result<PollEvents, Errno> in
+          Result { () throws(Errno) in try readEnd.wait(for: .readable, until: .now + .seconds(20))
+          }
+        },
+        afterwards: {
+          _ = try? writeEnd.writeAll(Array("x".utf8))
+        })
       let found = try result.get()
       #expect(signals > 0)
       #expect(found == .readable)
@@ -55,20 +61,27 @@ import Testing
       let start = ContinuousClock.now
       // Interrupted every 5 ms until it ends (a minute at most, against a hang): a wait that
       // started its whole 150 ms again after each interruption would never end meanwhile.
-      let (result, signals, endedWhileInterrupted) = Interrupter.run(interruptFor: .seconds(60), {
-        () -> Result<PollEvents, Errno> in
-        Result { () throws(Errno) in try readEnd.wait(for: .readable, until: start + .milliseconds(150)) }
-      }, afterwards: {})
+      let (result, signals, endedWhileInterrupted) = Interrupter.run(
+        interruptFor: .seconds(60),
+        {
+          () -> Result<PollEvents, Errno> in
+          Result { () throws(Errno) in
+            try readEnd.wait(for: .readable, until: start + .milliseconds(150))
+          }
+        }, afterwards: {})
       let found = try result.get()
       #expect(signals > 0)
       #expect(found.isEmpty)
-      #expect(ContinuousClock.now - start >= .milliseconds(150), "interruptions do not end the wait early")
+      #expect(
+        ContinuousClock.now - start >= .milliseconds(150), "interruptions do not end the wait early"
+      )
       #expect(endedWhileInterrupted, "nor restart its whole timeout each time")
     }
   }
 
   @Test(arguments: [
-    (Duration.zero, CInt(0)), (.nanoseconds(1), 1), (.milliseconds(-5), 0), (.microseconds(1500), 2),
+    (Duration.zero, CInt(0)), (.nanoseconds(1), 1), (.milliseconds(-5), 0),
+    (.microseconds(1500), 2),
     (.seconds(2), 2000), (.seconds(Int64.max), CInt.max),
   ])
   func millisecondsRoundUp(duration: Duration, expected: CInt) {

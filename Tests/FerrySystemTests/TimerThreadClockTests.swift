@@ -1,11 +1,11 @@
 import FerryTestSupport
 import Testing
 
+@testable import FerrySystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import FerrySystem
 
 /// The timer thread's sleeps end, and end early when cancelled, leaving nothing behind: a
 /// sleep left in the thread's table would wake it later for nobody.
@@ -36,9 +36,13 @@ import Testing
   @Test func aCancelledSleepThrowsAtOnceAndLeavesNothing() async {
     await #expect(processExitsWith: .success) {
       let sleeper = Task { try await Task.sleep(for: .seconds(3600), clock: .timerThread) }
-      guard await Deadline.wait(for: .seconds(10), { TimerThread.shared.sleeperCount == 1 }) else { exit(2) }
+      guard await Deadline.wait(for: .seconds(10), { TimerThread.shared.sleeperCount == 1 }) else {
+        exit(2)
+      }
       sleeper.cancel()
-      guard case .failure(let error) = await sleeper.result, error is CancellationError else { exit(3) }
+      guard case .failure(let error) = await sleeper.result, error is CancellationError else {
+        exit(3)
+      }
       exit(TimerThread.shared.sleeperCount == 0 ? 0 : 1)
     }
   }
@@ -49,7 +53,9 @@ import Testing
         withUnsafeCurrentTask { $0?.cancel() }
         try await Task.sleep(for: .seconds(3600), clock: .timerThread)
       }
-      guard case .failure(let error) = await sleeper.result, error is CancellationError else { exit(3) }
+      guard case .failure(let error) = await sleeper.result, error is CancellationError else {
+        exit(3)
+      }
       exit(TimerThread.shared.sleeperCount == 0 ? 0 : 1)
     }
   }

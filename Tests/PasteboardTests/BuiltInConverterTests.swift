@@ -6,13 +6,15 @@ import UniformTypeIdentifiers
 
 @Suite struct BuiltInConverterTests {
   func item(_ text: String, _ type: UTType = .utf8PlainText) -> PasteboardItem {
-    PasteboardItem(representations: [.data(Data(text.utf8), type: type)], converters: ConverterRegistry())
+    PasteboardItem(
+      representations: [.data(Data(text.utf8), type: type)], converters: ConverterRegistry())
   }
 
   @Test func latin1TextConvertsBothWays() async throws {
     let latin1 = try await item("héllo wörld").data(for: .latin1PlainText)
     #expect(Array(latin1) == [0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0x77, 0xF6, 0x72, 0x6C, 0x64])
-    let back = PasteboardItem(representations: [.data(latin1, type: .latin1PlainText)], converters: ConverterRegistry())
+    let back = PasteboardItem(
+      representations: [.data(latin1, type: .latin1PlainText)], converters: ConverterRegistry())
     #expect(text(try await back.data(for: .utf8PlainText)) == "héllo wörld")
   }
 
@@ -39,7 +41,8 @@ import UniformTypeIdentifiers
     let external = try await source.data(for: .utf16ExternalPlainText)
     #expect(Array(external.prefix(2)) == [0xFF, 0xFE])
     for (data, type) in [(plain, UTType.utf16PlainText), (external, .utf16ExternalPlainText)] {
-      let back = PasteboardItem(representations: [.data(data, type: type)], converters: ConverterRegistry())
+      let back = PasteboardItem(
+        representations: [.data(data, type: type)], converters: ConverterRegistry())
       #expect(text(try await back.data(for: .utf8PlainText)) == "a€𝄞")
     }
     let bigEndian = PasteboardItem(
@@ -49,15 +52,19 @@ import UniformTypeIdentifiers
   }
 
   @Test func plainTextOfUnknownEncodingIsReadAsUTF8OrLatin1() async throws {
-    let utf8 = PasteboardItem(representations: [.data(Data("é".utf8), type: .plainText)], converters: ConverterRegistry())
+    let utf8 = PasteboardItem(
+      representations: [.data(Data("é".utf8), type: .plainText)], converters: ConverterRegistry())
     #expect(text(try await utf8.data(for: .utf8PlainText)) == "é")
-    let latin1 = PasteboardItem(representations: [.data(Data([0xE9]), type: .plainText)], converters: ConverterRegistry())
+    let latin1 = PasteboardItem(
+      representations: [.data(Data([0xE9]), type: .plainText)], converters: ConverterRegistry())
     #expect(text(try await latin1.data(for: .utf8PlainText)) == "é")
   }
 
   @Test func uriListBecomesGnomeListPathsAndFileURL() async throws {
     let list = item("# comment\r\nfile:///home/me/a%20b.txt\r\nfile:///etc/hostname\r\n", .uriList)
-    #expect(text(try await list.data(for: .gnomeCopiedFiles)) == "copy\nfile:///home/me/a%20b.txt\nfile:///etc/hostname")
+    #expect(
+      text(try await list.data(for: .gnomeCopiedFiles))
+        == "copy\nfile:///home/me/a%20b.txt\nfile:///etc/hostname")
     #expect(text(try await list.data(for: .utf8PlainText)) == "/home/me/a b.txt\n/etc/hostname")
     #expect(text(try await list.data(for: .fileURL)) == "file:///home/me/a%20b.txt")
   }

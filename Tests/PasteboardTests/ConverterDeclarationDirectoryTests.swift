@@ -15,24 +15,35 @@ import UniformTypeIdentifiers
     // is not JSON; notes.txt is not a declaration file.
     _ = try scratch.declarations(exportedJSONType(identifier), name: "10-types.json")
     _ = try scratch.declarations(
-      ["FerryConversions": [["from": identifier, "to": "public.utf8-plain-text", "jsonField": "name"]]],
+      [
+        "FerryConversions": [
+          ["from": identifier, "to": "public.utf8-plain-text", "jsonField": "name"]
+        ]
+      ],
       name: "20-conversions.json")
     try scratch.write("{ not json", to: "30-broken.json")
     try scratch.write("anything", to: "notes.txt")
     let registry = ConverterRegistry()
-    let problems = try registry.registerDeclarations(from: scratch.directory.path, allowingExampleNamespace: true)
+    let problems = try registry.registerDeclarations(
+      from: scratch.directory.path, allowingExampleNamespace: true)
     #expect(problems.count == 1 && problems[0].file.hasSuffix("30-broken.json"), "\(problems)")
     let card = try #require(UTType(identifier), "the types of 10-types.json are declared")
     let board = declarationPasteboard(registry, holding: Data(#"{"name": "ada"}"#.utf8), as: card)
-    #expect(utf8Text(try await board.data(for: .utf8PlainText)) == "ada", "20-conversions.json uses them")
+    #expect(
+      utf8Text(try await board.data(for: .utf8PlainText)) == "ada", "20-conversions.json uses them")
   }
 
   @Test func aFileStillNeedsItsConversionsAndNamesOrderBytewise() throws {
     let scratch = try ConverterScratch()
     defer { scratch.remove() }
-    let path = try scratch.declarations(exportedJSONType(freshExampleIdentifier()), name: "only-types.json")
-    #expect(throws: PasteboardError.self) { try ConverterRegistry().registerDeclarations(from: path, allowingExampleNamespace: true) }
-    for name in ["b.json", "B.json", "a.plist", "_.json", "a.json"] { try scratch.write("{}", to: name) }
+    let path = try scratch.declarations(
+      exportedJSONType(freshExampleIdentifier()), name: "only-types.json")
+    #expect(throws: PasteboardError.self) {
+      try ConverterRegistry().registerDeclarations(from: path, allowingExampleNamespace: true)
+    }
+    for name in ["b.json", "B.json", "a.plist", "_.json", "a.json"] {
+      try scratch.write("{}", to: name)
+    }
     #expect(
       ConverterRegistry.declarationFiles(inDirectory: scratch.directory.path)
         == ["B.json", "_.json", "a.json", "a.plist", "b.json", "only-types.json"])

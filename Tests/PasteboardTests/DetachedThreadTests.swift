@@ -23,10 +23,11 @@ import Testing
     let group = DispatchGroup()
     for _ in 0..<64 {
       group.enter()
-      #expect(DetachedThread.start(name: "ferry-many") {
-        count.withLock { $0 += 1 }
-        group.leave()
-      })
+      #expect(
+        DetachedThread.start(name: "ferry-many") {
+          count.withLock { $0 += 1 }
+          group.leave()
+        })
     }
     #expect(group.wait(timeout: .now() + 10) == .success)
     #expect(count.withLock { $0 } == 64)
@@ -36,6 +37,8 @@ import Testing
 /// The calling thread's name, from /proc (the C library's getter is not in Glibc's Swift
 /// module).
 private func currentThreadName() -> String? {
-  guard let text = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) else { return nil }
+  guard let text = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) else {
+    return nil
+  }
   return text.trimmingCharacters(in: .whitespacesAndNewlines)
 }

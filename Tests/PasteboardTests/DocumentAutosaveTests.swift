@@ -57,7 +57,8 @@ import UniformTypeIdentifiers
       // Ten writes, each seen by the autosaver before the next, all within one delay.
       for index in 1...10 {
         pasteboard.write([Self.text("write \(index)")])
-        try #require(await Deadline.wait(for: .seconds(10)) { autosaver.document.changeCount == index })
+        try #require(
+          await Deadline.wait(for: .seconds(10)) { autosaver.document.changeCount == index })
       }
       try #require(await Deadline.wait(for: .seconds(10)) { clock.sleeperCount == 1 })
       #expect(!FileManager.default.fileExists(atPath: package.path), "saved before the delay")
@@ -80,7 +81,8 @@ import UniformTypeIdentifiers
     try await DocumentTesting.withScratchDirectory { directory in
       let package = directory.appendingPathComponent("general.pasteboard")
       let pasteboard = isolatedPasteboard()
-      let autosaver = DocumentAutosaver(pasteboard: pasteboard, url: package, delay: .milliseconds(20))
+      let autosaver = DocumentAutosaver(
+        pasteboard: pasteboard, url: package, delay: .milliseconds(20))
       let recorder = EventRecorder(autosaver)
 
       pasteboard.write([Self.text("first")])
@@ -100,7 +102,8 @@ import UniformTypeIdentifiers
     try await DocumentTesting.withScratchDirectory { directory in
       let package = directory.appendingPathComponent("general.pasteboard")
       let pasteboard = isolatedPasteboard()
-      let autosaver = DocumentAutosaver(pasteboard: pasteboard, url: package, delay: .milliseconds(20))
+      let autosaver = DocumentAutosaver(
+        pasteboard: pasteboard, url: package, delay: .milliseconds(20))
       let recorder = EventRecorder(autosaver)
       pasteboard.write([Self.text("before the secret")])
       try #require(await recorder.wait(for: 1))
@@ -165,7 +168,8 @@ import UniformTypeIdentifiers
     try await DocumentTesting.withScratchDirectory { directory in
       let package = directory.appendingPathComponent("general.pasteboard")
       let pasteboard = isolatedPasteboard()
-      let autosaver = DocumentAutosaver(pasteboard: pasteboard, url: package, delay: .milliseconds(20))
+      let autosaver = DocumentAutosaver(
+        pasteboard: pasteboard, url: package, delay: .milliseconds(20))
       let recorder = EventRecorder(autosaver)
       pasteboard.write([Self.text("something")])
       try #require(await recorder.wait(for: 1))
@@ -184,7 +188,8 @@ import UniformTypeIdentifiers
       let parent = directory.appendingPathComponent("not-yet")
       let package = parent.appendingPathComponent("general.pasteboard")
       let pasteboard = isolatedPasteboard()
-      let autosaver = DocumentAutosaver(pasteboard: pasteboard, url: package, delay: .milliseconds(20))
+      let autosaver = DocumentAutosaver(
+        pasteboard: pasteboard, url: package, delay: .milliseconds(20))
       let recorder = EventRecorder(autosaver)
 
       pasteboard.write([Self.text("lost")])

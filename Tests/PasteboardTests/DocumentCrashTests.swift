@@ -68,7 +68,8 @@ import UniformTypeIdentifiers
 
       #expect(child.wasKilledBySIGKILL, "the fixture ended by itself, not by SIGKILL")
       // Killed in the middle: its staging copy is still there, and ignored.
-      let leftover = try #require(staging(), "no staging directory was left: the kill missed the save")
+      let leftover = try #require(
+        staging(), "no staging directory was left: the kill missed the save")
       #expect(try DocumentTesting.snapshot(of: package) == original)
       let opened = try PasteboardDocument.open(at: package)
       try await Self.expectOriginal(opened.items)
@@ -129,7 +130,8 @@ import UniformTypeIdentifiers
       let original = try DocumentTesting.snapshot(of: package)
       // The state after the first rename: the document aside, the new one staged, no target.
       let staging = try await Self.stagedDocument(for: package, text: "new", pid: Self.goneProcess)
-      let aside = AtomicDirectoryReplace.siblingURL(of: package, kind: .aside, pid: Self.goneProcess)
+      let aside = AtomicDirectoryReplace.siblingURL(
+        of: package, kind: .aside, pid: Self.goneProcess)
       try FileManager.default.moveItem(at: package, to: aside)
 
       let opened = try PasteboardDocument.open(at: package)
@@ -148,7 +150,8 @@ import UniformTypeIdentifiers
       try await PasteboardDocument(items: Self.originalItems()).save(to: package)
       // The state after the second rename: the new document in place, the old one aside.
       let staging = try await Self.stagedDocument(for: package, text: "new", pid: Self.goneProcess)
-      let aside = AtomicDirectoryReplace.siblingURL(of: package, kind: .aside, pid: Self.goneProcess)
+      let aside = AtomicDirectoryReplace.siblingURL(
+        of: package, kind: .aside, pid: Self.goneProcess)
       try FileManager.default.moveItem(at: package, to: aside)
       try FileManager.default.moveItem(at: staging, to: package)
 
@@ -223,14 +226,16 @@ import UniformTypeIdentifiers
       candidates.append(executable.deletingLastPathComponent())
     }
     var root = URL(fileURLWithPath: filePath)
-    while root.path != "/" && !FileManager.default.fileExists(
-      atPath: root.appendingPathComponent("Package.swift").path)
+    while root.path != "/"
+      && !FileManager.default.fileExists(
+        atPath: root.appendingPathComponent("Package.swift").path)
     {
       root.deleteLastPathComponent()
     }
     for scratch in DocumentTesting.names(in: root) where scratch.hasPrefix(".build") {
       for configuration in ["debug", "release"] {
-        candidates.append(root.appendingPathComponent(scratch).appendingPathComponent(configuration))
+        candidates.append(
+          root.appendingPathComponent(scratch).appendingPathComponent(configuration))
       }
     }
     let found = candidates.map { $0.appendingPathComponent(name) }
@@ -253,7 +258,8 @@ final class FixtureProcess: Sendable {
   init(_ executable: URL, arguments: [String]) throws {
     // Ended with the test process however it ends.
     process = try TestChild.start(
-      path: executable.path, arguments: arguments, standardOutput: .descriptor(pipe.fileHandleForWriting.fileDescriptor))
+      path: executable.path, arguments: arguments,
+      standardOutput: .descriptor(pipe.fileHandleForWriting.fileDescriptor))
     try? pipe.fileHandleForWriting.close()
     pipe.fileHandleForReading.readabilityHandler = { [output] handle in
       let data = handle.availableData

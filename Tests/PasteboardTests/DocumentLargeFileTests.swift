@@ -73,7 +73,9 @@ import UniformTypeIdentifiers
       guard case .file(let inPackage) = payload,
         inPackage.deletingLastPathComponent().lastPathComponent == "large.pasteboard"
       else { return fail(3, "the movie is not a file in the package: \(payload)") }
-      guard payload.byteCount == size else { return fail(4, "the copy is \(payload.byteCount) bytes") }
+      guard payload.byteCount == size else {
+        return fail(4, "the copy is \(payload.byteCount) bytes")
+      }
       guard equal else { return fail(5, "the streamed copy differs from the original") }
       guard text == Data("a large movie".utf8) else { return fail(6, "the text differs") }
       return 0

@@ -30,10 +30,12 @@ enum DocumentTesting {
     let paths = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
     for path in paths {
       let url = directory.appendingPathComponent(path)
-      let type = try FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
+      let type =
+        try FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
       if type == .typeRegular { files[path] = try Data(contentsOf: url) }
       if type == .typeSymbolicLink {
-        files[path] = Data("-> \(try FileManager.default.destinationOfSymbolicLink(atPath: url.path))".utf8)
+        files[path] = Data(
+          "-> \(try FileManager.default.destinationOfSymbolicLink(atPath: url.path))".utf8)
       }
     }
     return files
@@ -116,4 +118,3 @@ extension PasteboardError {
     return nil
   }
 }
-

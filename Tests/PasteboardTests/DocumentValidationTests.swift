@@ -53,7 +53,9 @@ import UniformTypeIdentifiers
     Damage(name: "manifest is empty", expected: "manifest.json is not valid JSON") {
       try replaceManifest($0, with: "")
     },
-    Damage(name: "manifest is a JSON array", expected: "manifest.json is malformed: top level: expected") {
+    Damage(
+      name: "manifest is a JSON array", expected: "manifest.json is malformed: top level: expected"
+    ) {
       try replaceManifest($0, with: "[1, 2]")
     },
     Damage(name: "manifest is missing", expected: "manifest.json is missing") {
@@ -68,7 +70,8 @@ import UniformTypeIdentifiers
       let url = $0.appendingPathComponent("manifest.json")
       try DocumentTesting.writeLargeFile(at: url, size: DocumentManifest.maximumSize + 1)
     },
-    Damage(name: "version is newer", expected: "unsupported version 2 (this build reads version 1)") {
+    Damage(name: "version is newer", expected: "unsupported version 2 (this build reads version 1)")
+    {
       var manifest = try DocumentTesting.manifestObject(of: $0)
       manifest["version"] = 2
       try DocumentTesting.writeManifestObject(manifest, to: $0)
@@ -89,7 +92,9 @@ import UniformTypeIdentifiers
     ) {
       try editRepresentation($0) { $0["byteCount"] = "22" }
     },
-    Damage(name: "a named file is missing", expected: "0-1.txt is missing (item 0, representation 1)") {
+    Damage(
+      name: "a named file is missing", expected: "0-1.txt is missing (item 0, representation 1)"
+    ) {
       try FileManager.default.removeItem(at: $0.appendingPathComponent("0-1.txt"))
     },
     Damage(name: "a file is longer", expected: "0-1.txt is 5 bytes, the manifest says 4") {
@@ -110,13 +115,16 @@ import UniformTypeIdentifiers
       try FileManager.default.removeItem(at: url)
       try FileManager.default.createSymbolicLink(at: url, withDestinationURL: outside)
     },
-    Damage(name: "a type is not an identifier", expected: "'not a type!' is not a type identifier") {
+    Damage(name: "a type is not an identifier", expected: "'not a type!' is not a type identifier")
+    {
       try editRepresentation($0) { $0["type"] = "not a type!" }
     },
     Damage(name: "a type is listed twice", expected: "item 0 lists public.json twice") {
       try editRepresentation($0, index: 1) { $0["type"] = "public.json" }
     },
-    Damage(name: "a file name climbs out", expected: "file name '../outside.txt' leaves the package") {
+    Damage(
+      name: "a file name climbs out", expected: "file name '../outside.txt' leaves the package"
+    ) {
       try Data("Juan".utf8).write(
         to: $0.deletingLastPathComponent().appendingPathComponent("outside.txt"))
       try editRepresentation($0, index: 1) { $0["file"] = "../outside.txt" }
@@ -124,19 +132,27 @@ import UniformTypeIdentifiers
     Damage(name: "a file name is ..", expected: "file name '..' leaves the package") {
       try editRepresentation($0, index: 1) { $0["file"] = ".." }
     },
-    Damage(name: "a file name is absolute", expected: "file name '/etc/hostname' leaves the package") {
+    Damage(
+      name: "a file name is absolute", expected: "file name '/etc/hostname' leaves the package"
+    ) {
       try editRepresentation($0, index: 1) { $0["file"] = "/etc/hostname" }
     },
-    Damage(name: "a file name has a directory", expected: "file name 'sub/0-1.txt' leaves the package") {
+    Damage(
+      name: "a file name has a directory", expected: "file name 'sub/0-1.txt' leaves the package"
+    ) {
       try editRepresentation($0, index: 1) { $0["file"] = "sub/0-1.txt" }
     },
     Damage(name: "a file name is hidden", expected: "file name '.0-1.txt' is hidden") {
       try editRepresentation($0, index: 1) { $0["file"] = ".0-1.txt" }
     },
-    Damage(name: "a file name is the manifest", expected: "file name 'manifest.json' is the manifest's") {
+    Damage(
+      name: "a file name is the manifest", expected: "file name 'manifest.json' is the manifest's"
+    ) {
       try editRepresentation($0, index: 1) { $0["file"] = "manifest.json" }
     },
-    Damage(name: "a file is named twice", expected: "0-0.json is named twice (item 1, representation 0)") {
+    Damage(
+      name: "a file is named twice", expected: "0-0.json is named twice (item 1, representation 0)"
+    ) {
       try editRepresentation($0, item: 1) {
         $0["file"] = "0-0.json"
         $0["byteCount"] = 22
@@ -145,7 +161,9 @@ import UniformTypeIdentifiers
     Damage(name: "an option is unknown", expected: "item 0 has an unknown option 'sparkly'") {
       try editItem($0) { $0["options"] = ["transient", "sparkly"] }
     },
-    Damage(name: "a date is unreadable", expected: "item 0 has an unreadable expiration date 'soon'") {
+    Damage(
+      name: "a date is unreadable", expected: "item 0 has an unreadable expiration date 'soon'"
+    ) {
       try editItem($0) { $0["expirationDate"] = "soon" }
     },
     Damage(name: "the package is a file", expected: "it is not a directory") {
@@ -206,7 +224,8 @@ import UniformTypeIdentifiers
 
       #expect(
         error?.description
-          == "\(package.path): not a valid pasteboard document: 1-0.png is missing (item 1, representation 0)")
+          == "\(package.path): not a valid pasteboard document: 1-0.png is missing (item 1, representation 0)"
+      )
     }
   }
 
@@ -268,7 +287,10 @@ import UniformTypeIdentifiers
   /// `…00.005Z` read as a `Date` is a hair under 5 ms, and the ISO 8601 style cuts the
   /// fraction instead of rounding it: each save of a document that was opened moved its
   /// expiration dates one millisecond earlier.
-  @Test(arguments: ["2025-06-01T12:00:00.005Z", "2025-06-01T12:00:00.001Z", "2025-06-01T12:00:00.999Z", "2025-06-01T12:00:00.000Z"])
+  @Test(arguments: [
+    "2025-06-01T12:00:00.005Z", "2025-06-01T12:00:00.001Z", "2025-06-01T12:00:00.999Z",
+    "2025-06-01T12:00:00.000Z",
+  ])
   func anExpirationDateSurvivesBeingReadAndWritten(_ text: String) throws {
     var written = text
     for _ in 0..<3 {

@@ -12,7 +12,8 @@ import Testing
   /// Measured in a process of its own (an exit test): the heap figures of the test process
   /// move with every other test running beside this one.
   @Test func anEmptyFilePayloadIsReadWithoutKeepingABuffer() async throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-empty-\(UUID().uuidString)")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ferry-empty-\(UUID().uuidString)")
     try Data().write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     #expect(try PasteboardPayload.file(file).data().isEmpty)
@@ -20,7 +21,8 @@ import Testing
     // reports what is kept when the process ends.
     guard SanitizedRun.measuresMemory else { return }
     await #expect(processExitsWith: .success) {
-      let file = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-empty-\(getpid())")
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "ferry-empty-\(getpid())")
       guard (try? Data().write(to: file)) != nil else { exit(3) }
       let payload = PasteboardPayload.file(file)
       var allEmpty = (try? payload.data())?.isEmpty == true
@@ -40,7 +42,8 @@ import Testing
   }
 
   @Test func aMissingFileStillFails() throws {
-    let missing = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-missing-\(UUID().uuidString)")
+    let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ferry-missing-\(UUID().uuidString)")
     #expect(throws: (any Error).self) { try PasteboardPayload.file(missing).data() }
   }
 }

@@ -11,10 +11,12 @@ import UniformTypeIdentifiers
   /// Escapes, controls and line breaks in one text, as measured.
   static let mixed = "Grüße — 日本語 😀 a\u{01}b\u{7F}c\td\r\ne\nf\u{85}g\u{A0}h\u{FFFF}\\u"
   static let mixedAsSTRING: [UInt8] =
-    Array("Gr".utf8) + [0xFC, 0xDF] + Array("e \\u2014 \\u65e5\\u672c\\u8a9e \\U0001f600 abc\td\ne\nfg".utf8)
+    Array("Gr".utf8) + [0xFC, 0xDF]
+    + Array("e \\u2014 \\u65e5\\u672c\\u8a9e \\U0001f600 abc\td\ne\nfg".utf8)
     + [0xA0] + Array("h\\uffff\\u".utf8)
   static let mixedAsTextPlain: [UInt8] = Array(
-    "Gr\\u00fc\\u00dfe \\u2014 \\u65e5\\u672c\\u8a9e \\U0001f600 a\u{01}b\u{7F}c\td\r\ne\r\nf\\u0085g\\u00a0h\\uffff\\u".utf8)
+    "Gr\\u00fc\\u00dfe \\u2014 \\u65e5\\u672c\\u8a9e \\U0001f600 a\u{01}b\u{7F}c\td\r\ne\r\nf\\u0085g\\u00a0h\\uffff\\u"
+      .utf8)
   /// Lone and doubled carriage returns: GTK's text/plain writes CR CR as CR LF CR.
   static let returns = "a\rb\r\rc\n\rd"
   static let returnsAsSTRING = Array("a\nb\n\nc\n\nd".utf8)

@@ -74,9 +74,10 @@ import UniformTypeIdentifiers
       let items = try #require(manifest["items"] as? [[String: Any]])
       #expect(items[0]["options"] as? [String] == ["transient", "currentHostOnly"])
       let representations = try #require(items[1]["representations"] as? [[String: Any]])
-      #expect(representations.map { $0["type"] as? String } == [
-        "public.png", "com.adobe.pdf", Self.undeclared.identifier,
-      ])
+      #expect(
+        representations.map { $0["type"] as? String } == [
+          "public.png", "com.adobe.pdf", Self.undeclared.identifier,
+        ])
       #expect(representations.map { $0["byteCount"] as? Int } == [8, 3, 0])
       // Nothing but the document itself is left next to it.
       #expect(DocumentTesting.names(in: directory) == ["clip.pasteboard", "source.pdf"])
@@ -96,7 +97,9 @@ import UniformTypeIdentifiers
         Issue.record("expected a file payload, got \(payload)")
         return
       }
-      #expect(url.deletingLastPathComponent().standardizedFileURL.path == package.standardizedFileURL.path)
+      #expect(
+        url.deletingLastPathComponent().standardizedFileURL.path == package.standardizedFileURL.path
+      )
       #expect(url.lastPathComponent == "0-0.txt")
     }
   }
@@ -107,7 +110,9 @@ import UniformTypeIdentifiers
       let first = PasteboardItem(representations: [
         .data(Data("first".utf8), type: .utf8PlainText), .data(Data([1]), type: .png),
       ])
-      let second = PasteboardItem(representations: [.data(Data("second".utf8), type: .utf8PlainText)])
+      let second = PasteboardItem(representations: [
+        .data(Data("second".utf8), type: .utf8PlainText)
+      ])
       try await PasteboardDocument(items: [first]).save(to: package)
 
       try await PasteboardDocument(items: [second]).save(to: package)
@@ -145,7 +150,9 @@ import UniformTypeIdentifiers
   @Test func aConcealedItemIsRefusedAndTheDocumentUntouched() async throws {
     try await DocumentTesting.withScratchDirectory { directory in
       let package = directory.appendingPathComponent("clip.pasteboard")
-      let before = PasteboardItem(representations: [.data(Data("public".utf8), type: .utf8PlainText)])
+      let before = PasteboardItem(representations: [
+        .data(Data("public".utf8), type: .utf8PlainText)
+      ])
       try await PasteboardDocument(items: [before]).save(to: package)
       let snapshot = try DocumentTesting.snapshot(of: directory)
       let secret = PasteboardItem(
@@ -180,7 +187,9 @@ import UniformTypeIdentifiers
   @Test func aFailingProviderLeavesThePreviousDocumentAndNoStagingCopy() async throws {
     try await DocumentTesting.withScratchDirectory { directory in
       let package = directory.appendingPathComponent("clip.pasteboard")
-      let before = PasteboardItem(representations: [.data(Data("before".utf8), type: .utf8PlainText)])
+      let before = PasteboardItem(representations: [
+        .data(Data("before".utf8), type: .utf8PlainText)
+      ])
       try await PasteboardDocument(items: [before]).save(to: package)
       let snapshot = try DocumentTesting.snapshot(of: directory)
       let failing = PasteboardItem(representations: [

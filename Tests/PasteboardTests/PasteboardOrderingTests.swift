@@ -59,7 +59,10 @@ import UniformTypeIdentifiers
   @Test func registeredTransferableTypeConvertsStoredJSONIntoText() async throws {
     let board = isolatedPasteboard(registering: [TransferableConverter(Profile.self)])
     let json = try JSONEncoder().encode(profile)
-    board.write([PasteboardItem(representations: [.data(json, type: .testProfile)], converters: board.converters)])
+    board.write([
+      PasteboardItem(
+        representations: [.data(json, type: .testProfile)], converters: board.converters)
+    ])
     #expect(board.types.first == .testProfile)
     #expect(board.types.contains(.utf8PlainText))
     #expect(text(try await board.data(for: .utf8PlainText)) == "Juan Chavez")
@@ -69,7 +72,10 @@ import UniformTypeIdentifiers
     // JSON → name (registered type) → Latin-1 (built-in).
     let board = isolatedPasteboard(registering: [TransferableConverter(Profile.self)])
     let json = try JSONEncoder().encode(Profile(name: "Zoë", bio: ""))
-    board.write([PasteboardItem(representations: [.data(json, type: .testProfile)], converters: board.converters)])
+    board.write([
+      PasteboardItem(
+        representations: [.data(json, type: .testProfile)], converters: board.converters)
+    ])
     let latin1 = try await board.data(for: .latin1PlainText)
     #expect(Array(latin1) == [0x5A, 0x6F, 0xEB])
     let utf16 = try await board.data(for: .utf16PlainText)
@@ -89,8 +95,10 @@ import UniformTypeIdentifiers
   /// The caller's order decides the type; among items, the first that serves it.
   @Test func choiceNamesTheItemTheRequestedTypeAndTheServedType() {
     let board = isolatedPasteboard()
-    let png = PasteboardItem(representations: [.data(Data([0x89]), type: .png)], converters: board.converters)
-    let text = PasteboardItem(representations: [.data(Data("hi".utf8), type: .utf8PlainText)], converters: board.converters)
+    let png = PasteboardItem(
+      representations: [.data(Data([0x89]), type: .png)], converters: board.converters)
+    let text = PasteboardItem(
+      representations: [.data(Data("hi".utf8), type: .utf8PlainText)], converters: board.converters)
     board.write([png, text])
     let choice = board.choice(for: [.pdf, .text, .png])
     #expect(choice?.item === text, "text comes before png in the caller's order")

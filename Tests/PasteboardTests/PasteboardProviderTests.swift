@@ -20,7 +20,8 @@ import UniformTypeIdentifiers
       for index in 0..<64 {
         group.addTask {
           // Mix direct reads with conversions that need the same source.
-          index % 2 == 0 ? try await item.data(for: .utf8PlainText) : try await item.data(for: .latin1PlainText)
+          index % 2 == 0
+            ? try await item.data(for: .utf8PlainText) : try await item.data(for: .latin1PlainText)
         }
       }
       return try await group.reduce(into: [Data]()) { $0.append($1) }
@@ -57,7 +58,9 @@ import UniformTypeIdentifiers
     }
     #expect(callerWasThere, "the caller itself runs on its preferred executor")
     #expect(text(data) == "made")
-    #expect(ranOnCallersExecutor.withLock { $0 } == [false], "a provider may take long: not on the caller's executor")
+    #expect(
+      ranOnCallersExecutor.withLock { $0 } == [false],
+      "a provider may take long: not on the caller's executor")
   }
 
   final class Counter: Sendable {
@@ -67,7 +70,9 @@ import UniformTypeIdentifiers
   struct CountingConverter: PasteboardConverter {
     let counter: Counter
     func outputs(from source: UTType) -> [UTType] { source == .utf8PlainText ? [.html] : [] }
-    func convert(_ payload: PasteboardPayload, from: UTType, to: UTType) async throws -> PasteboardPayload {
+    func convert(_ payload: PasteboardPayload, from: UTType, to: UTType) async throws
+      -> PasteboardPayload
+    {
       counter.value.withLock { $0 += 1 }
       return .data(Data("<p>\(String(decoding: try payload.data(), as: UTF8.self))</p>".utf8))
     }
@@ -77,7 +82,8 @@ import UniformTypeIdentifiers
     let counter = Counter()
     let registry = ConverterRegistry()
     registry.register(CountingConverter(counter: counter))
-    let item = PasteboardItem(representations: [.data(Data("hi".utf8), type: .utf8PlainText)], converters: registry)
+    let item = PasteboardItem(
+      representations: [.data(Data("hi".utf8), type: .utf8PlainText)], converters: registry)
     for _ in 0..<5 { #expect(text(try await item.data(for: .html)) == "<p>hi</p>") }
     #expect(counter.value.withLock { $0 } == 1)
   }
@@ -151,7 +157,8 @@ import UniformTypeIdentifiers
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-\(UUID()).bin")
     try Data(repeating: 7, count: 3000).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
-    let item = PasteboardItem(representations: [.file(url, type: .data)], converters: ConverterRegistry())
+    let item = PasteboardItem(
+      representations: [.file(url, type: .data)], converters: ConverterRegistry())
     guard case .file(let served) = try await item.payload(for: .data) else {
       Issue.record("expected a file payload")
       return

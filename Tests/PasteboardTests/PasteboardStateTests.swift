@@ -65,7 +65,9 @@ import UniformTypeIdentifiers
         group.addTask {
           for round in 0..<50 {
             let value = "\(writer)-\(round)"
-            board.write([PasteboardItem(representations: [.data(Data(value.utf8), type: .utf8PlainText)])])
+            board.write([
+              PasteboardItem(representations: [.data(Data(value.utf8), type: .utf8PlainText)])
+            ])
           }
         }
       }

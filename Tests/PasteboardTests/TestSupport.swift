@@ -28,7 +28,8 @@ func isolatedPasteboard(_ label: String = #function, registering: [any Pasteboar
 {
   let registry = ConverterRegistry()
   for converter in registering { registry.register(converter) }
-  return Pasteboard(name: Pasteboard.Name(rawValue: "test-\(label)-\(UUID().uuidString)"), converters: registry)
+  return Pasteboard(
+    name: Pasteboard.Name(rawValue: "test-\(label)-\(UUID().uuidString)"), converters: registry)
 }
 
 /// Text of UTF-8 bytes.

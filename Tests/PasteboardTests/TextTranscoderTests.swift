@@ -7,10 +7,15 @@ import UniformTypeIdentifiers
 /// Text converted a chunk at a time: the same bytes whatever the chunks, characters split
 /// between chunks, invalid text refused, and large conversions written to the item's spool.
 @Suite struct TextTranscoderTests {
-  static let samples = ["", "hello", "héllo wörld", "5 € and 日本語", "emoji 🙂 𝄞 ok", String(repeating: "aé€🙂", count: 50)]
+  static let samples = [
+    "", "hello", "héllo wörld", "5 € and 日本語", "emoji 🙂 𝄞 ok", String(repeating: "aé€🙂", count: 50),
+  ]
 
   /// Runs `bytes` through a transcoder in chunks of `size`.
-  func transcode(_ bytes: [UInt8], _ input: TextTranscoder.Input, _ output: TextTranscoder.Output, chunk size: Int) throws -> [UInt8] {
+  func transcode(
+    _ bytes: [UInt8], _ input: TextTranscoder.Input, _ output: TextTranscoder.Output,
+    chunk size: Int
+  ) throws -> [UInt8] {
     try transcodeInChunks(bytes, input, output, chunk: size)
   }
 
@@ -28,7 +33,8 @@ import UniformTypeIdentifiers
       let marked = try transcode(utf8, .utf8, .utf16LittleEndian(byteOrderMark: true), chunk: size)
       #expect(marked == [0xFF, 0xFE] + utf16)
       #expect(try transcode(marked, .utf16, .utf8, chunk: size) == utf8)
-      let bigEndian: [UInt8] = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+      let bigEndian: [UInt8] =
+        [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
       #expect(try transcode(bigEndian, .utf16, .utf8, chunk: size) == utf8)
     }
     let latin1: [UInt8] = [0x68, 0xE9, 0x6C, 0xFF, 0x41]
@@ -36,18 +42,24 @@ import UniformTypeIdentifiers
     #expect(try transcode(Array("hélÿA".utf8), .utf8, .latin1, chunk: size) == latin1)
   }
 
-  @Test(arguments: [
-    [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80],
-    [0x61, 0xE2, 0x82], [0x80], [0xC3, 0x41],
-  ] as [[UInt8]])
+  @Test(
+    arguments: [
+      [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80],
+      [0xF4, 0x90, 0x80, 0x80],
+      [0x61, 0xE2, 0x82], [0x80], [0xC3, 0x41],
+    ] as [[UInt8]])
   func invalidUTF8IsRefusedWhereverTheChunksEnd(bytes: [UInt8]) {
     for size in 1...4 {
-      #expect(throws: TextEncodingError.self) { try transcode(bytes, .utf8, .utf16LittleEndian(byteOrderMark: false), chunk: size) }
+      #expect(throws: TextEncodingError.self) {
+        try transcode(bytes, .utf8, .utf16LittleEndian(byteOrderMark: false), chunk: size)
+      }
     }
   }
 
   @Test func invalidUTF16IsRefused() {
-    for bytes: [UInt8] in [[0x61], [0x00, 0xD8], [0x00, 0xDC, 0x61, 0x00], [0x00, 0xD8, 0x61, 0x00]] {
+    for bytes: [UInt8] in [
+      [0x61], [0x00, 0xD8], [0x00, 0xDC, 0x61, 0x00], [0x00, 0xD8, 0x61, 0x00],
+    ] {
       #expect(throws: TextEncodingError.self) { try transcode(bytes, .utf16, .utf8, chunk: 3) }
     }
   }
@@ -75,7 +87,8 @@ import UniformTypeIdentifiers
   /// A text in a file converts into a file of the item's spool, removed with the item; the
   /// same text of a concealed item stays in memory.
   @Test func largeConversionsGoToTheItemsSpoolAndLeaveWithIt() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transcoder-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "transcoder-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let text = String(repeating: "line of text é € 🙂\n", count: 100_000)
@@ -83,7 +96,8 @@ import UniformTypeIdentifiers
     try Data(text.utf8).write(to: source)
     let converters = ConverterRegistry()
     converters.spoolParent = directory.path
-    var item: PasteboardItem? = PasteboardItem(representations: [.file(source, type: .utf8PlainText)], converters: converters)
+    var item: PasteboardItem? = PasteboardItem(
+      representations: [.file(source, type: .utf8PlainText)], converters: converters)
     let payload = try await item!.payload(for: .utf16PlainText)
     guard case .file(let url) = payload else {
       Issue.record("expected a spool file, got \(payload)")
@@ -95,7 +109,8 @@ import UniformTypeIdentifiers
     #expect(!FileManager.default.fileExists(atPath: url.path), "the conversion goes with its item")
 
     let concealed = PasteboardItem(
-      representations: [.file(source, type: .utf8PlainText)], options: .concealed, converters: converters)
+      representations: [.file(source, type: .utf8PlainText)], options: .concealed,
+      converters: converters)
     guard case .data(let bytes) = try await concealed.payload(for: .utf16PlainText) else {
       Issue.record("a concealed item's conversion never touches the disk")
       return
@@ -113,7 +128,9 @@ func transcodeInChunks(
   var start = 0
   while start < bytes.count {
     let end = min(start + size, bytes.count)
-    try bytes[start..<end].withUnsafeBytes { try transcoder.feed($0) { result.append(contentsOf: $0) } }
+    try bytes[start..<end].withUnsafeBytes {
+      try transcoder.feed($0) { result.append(contentsOf: $0) }
+    }
     start = end
   }
   try transcoder.finish { result.append(contentsOf: $0) }

@@ -53,7 +53,8 @@ struct AppleSystemDeclarationTests {
 
   @Test(arguments: expectations)
   func tagGivesMacOSIdentifier(_ expected: Expectation) throws {
-    let type = try #require(UTType(tag: expected.tag, tagClass: expected.tagClass, conformingTo: nil))
+    let type = try #require(
+      UTType(tag: expected.tag, tagClass: expected.tagClass, conformingTo: nil))
     #expect(type.identifier == expected.identifier)
     #expect(type.isDeclared && !type.isDynamic)
     // The default supertype of the convenience initializers, public.data, admits each of them.

@@ -31,7 +31,8 @@ struct LazyConformanceTests {
       #expect(registry.record(Self.child)?.parentKeys == [Self.parent])
       #expect(!registry.conforms(Self.child, to: "public.image"))
 
-      #expect(registry.loadDeclarations(from: files.parent, allowingExampleNamespace: false).isEmpty)
+      #expect(
+        registry.loadDeclarations(from: files.parent, allowingExampleNamespace: false).isEmpty)
       #expect(registry.conforms(Self.child, to: Self.parent))
       #expect(registry.conforms(Self.child, to: "public.image"))
       #expect(registry.conforms(Self.child, to: "public.data"))
@@ -43,7 +44,8 @@ struct LazyConformanceTests {
     try withTemporaryDirectory { directory in
       let files = try writeChildAndParent(in: directory)
       let registry = privateRegistry()
-      #expect(registry.loadDeclarations(from: files.parent, allowingExampleNamespace: false).isEmpty)
+      #expect(
+        registry.loadDeclarations(from: files.parent, allowingExampleNamespace: false).isEmpty)
       #expect(registry.loadDeclarations(from: files.child, allowingExampleNamespace: false).isEmpty)
       #expect(registry.conforms(Self.child, to: "public.image"))
       #expect(registry.diagnostics.isEmpty)
@@ -111,10 +113,11 @@ struct LazyConformanceTests {
       registry.declareInCode(
         identifier: "org.ferrytests.lazy.cycle-b", parent: "org.ferrytests.lazy.cycle-a",
         exported: true)
-      #expect(registry.diagnostics.contains {
-        if case .conformanceCycle = $0.problem { return true }
-        return false
-      })
+      #expect(
+        registry.diagnostics.contains {
+          if case .conformanceCycle = $0.problem { return true }
+          return false
+        })
       let record = try #require(registry.record("org.ferrytests.lazy.cycle-a"))
       #expect(!record.ancestorKeys.contains(record.key))
     }

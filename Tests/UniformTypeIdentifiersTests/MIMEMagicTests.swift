@@ -6,13 +6,15 @@ import Testing
 @Suite struct MIMEMagicTests {
   static let hasDatabase = FileManager.default.fileExists(atPath: "/usr/share/mime/magic")
 
-  @Test(.enabled(if: hasDatabase, "needs /usr/share/mime/magic"), arguments: [
-    ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] as [UInt8], "public.png"),
-    (Array("%PDF-1.7\n".utf8), "com.adobe.pdf"),
-    ([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] as [UInt8], "public.jpeg"),
-    ([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0] as [UInt8], "org.gnu.gnu-zip-archive"),
-    (Array("GIF89a".utf8) + [1, 0, 1, 0], "com.compuserve.gif"),
-  ])
+  @Test(
+    .enabled(if: hasDatabase, "needs /usr/share/mime/magic"),
+    arguments: [
+      ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] as [UInt8], "public.png"),
+      (Array("%PDF-1.7\n".utf8), "com.adobe.pdf"),
+      ([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] as [UInt8], "public.jpeg"),
+      ([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0] as [UInt8], "org.gnu.gnu-zip-archive"),
+      (Array("GIF89a".utf8) + [1, 0, 1, 0], "com.compuserve.gif"),
+    ])
   func magicNamesCommonFormats(bytes: [UInt8], identifier: String) {
     #expect(UTType._sniffed(from: bytes)?.identifier == identifier)
   }
@@ -23,12 +25,15 @@ import Testing
   }
 
   @Test func nestedMatchNeedsParentAndChild() {
-    let child = MIMEMagic.Match(offset: 4, range: 1, value: Array("B".utf8), mask: nil, children: [])
-    let parent = MIMEMagic.Match(offset: 0, range: 1, value: Array("A".utf8), mask: nil, children: [child])
+    let child = MIMEMagic.Match(
+      offset: 4, range: 1, value: Array("B".utf8), mask: nil, children: [])
+    let parent = MIMEMagic.Match(
+      offset: 0, range: 1, value: Array("A".utf8), mask: nil, children: [child])
     #expect(MIMEMagic.matches(parent, Array("A...B".utf8)))
     #expect(!MIMEMagic.matches(parent, Array("A...C".utf8)))
     #expect(!MIMEMagic.matches(parent, Array("X...B".utf8)))
-    let ranged = MIMEMagic.Match(offset: 0, range: 8, value: Array("hi".utf8), mask: [0xDF, 0xDF], children: [])
+    let ranged = MIMEMagic.Match(
+      offset: 0, range: 8, value: Array("hi".utf8), mask: [0xDF, 0xDF], children: [])
     #expect(MIMEMagic.matches(ranged, Array("....HI".utf8)))
     #expect(!MIMEMagic.matches(ranged, Array("........hi".utf8)))
   }
@@ -42,7 +47,9 @@ import Testing
   @Test func aNumberTooLargeForAnOffsetEndsTheParse() {
     let header = Array("MIME-Magic\0\n".utf8)
     let good = Array("[50:text/x-good]\n>0=\0\u{2}hi\n".utf8)
-    let bad = Array("[90:application/vnd.stardivision.writer]\n>2".utf8) + Array(repeating: UInt8(ascii: "4"), count: 50)
+    let bad =
+      Array("[90:application/vnd.stardivision.writer]\n>2".utf8)
+      + Array(repeating: UInt8(ascii: "4"), count: 50)
       + Array("89=\0\nStarWriter\n".utf8)
     let sections = MIMEMagic.parse(header + good + bad)
     #expect(sections.map(\.mimeType) == ["text/x-good"])
@@ -52,9 +59,15 @@ import Testing
   /// range that large never reaches `matches`.
   @Test func aPriorityOrRangeTooLargeIsMalformed() {
     let header = Array("MIME-Magic\0\n".utf8)
-    #expect(MIMEMagic.parse(header + Array("[99999999999999999999999:text/x-big]\n>0=\0\u{1}a\n".utf8)).isEmpty)
-    let ranged = MIMEMagic.parse(header + Array("[50:text/x-ranged]\n>0=\0\u{1}a+99999999999999999999999\n".utf8))
+    #expect(
+      MIMEMagic.parse(header + Array("[99999999999999999999999:text/x-big]\n>0=\0\u{1}a\n".utf8))
+        .isEmpty)
+    let ranged = MIMEMagic.parse(
+      header + Array("[50:text/x-ranged]\n>0=\0\u{1}a+99999999999999999999999\n".utf8))
     #expect(ranged.flatMap(\.matches).allSatisfy { $0.range <= MIMEMagic.largestNumber })
-    #expect(!ranged.contains { section in section.matches.contains { MIMEMagic.matches($0, Array("xyz".utf8)) } })
+    #expect(
+      !ranged.contains { section in
+        section.matches.contains { MIMEMagic.matches($0, Array("xyz".utf8)) }
+      })
   }
 }

@@ -6,7 +6,8 @@ import Testing
 /// `PropertyTree`: declaration files read without `JSONSerialization`, checked against it.
 @Suite struct PropertyTreeTests {
   @Test func jsonBecomesPlainValuesAsJSONSerializationReadsThem() throws {
-    let text = #"{"s":"é\u00e9\"","i":42,"big":12345678901234,"r":-1.5,"e":1e3,"t":true,"f":false,"n":null,"a":[1,"x",[]],"o":{}}"#
+    let text =
+      #"{"s":"é\u00e9\"","i":42,"big":12345678901234,"r":-1.5,"e":1e3,"t":true,"f":false,"n":null,"a":[1,"x",[]],"o":{}}"#
     let tree = try #require(try PropertyTree.parseJSON(Data(text.utf8)) as? [String: Any])
     #expect(tree["s"] as? String == "éé\"")
     #expect(tree["i"] as? Int == 42)
@@ -21,7 +22,8 @@ import Testing
     #expect((tree["o"] as? [String: Any])?.isEmpty == true)
 
     // The same document through JSONSerialization: the same keys and scalars.
-    let reference = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let reference = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     #expect(Set(reference.keys) == Set(tree.keys))
     #expect(reference["s"] as? String == tree["s"] as? String)
     #expect((reference["r"] as? NSNumber)?.doubleValue == tree["r"] as? Double)
@@ -75,14 +77,17 @@ import Testing
   }
 
   @Test func valuesAreWrittenAsCompactJSONWithSortedKeys() throws {
-    let tree = try PropertyTree.parseJSON(Data(#"{"b":[1,2.5,"a/b"],"a":{"z":null,"y":true}}"#.utf8))
+    let tree = try PropertyTree.parseJSON(
+      Data(#"{"b":[1,2.5,"a/b"],"a":{"z":null,"y":true}}"#.utf8))
     let written = String(decoding: try PropertyTree.jsonData(tree), as: UTF8.self)
     #expect(written == #"{"a":{"y":true,"z":null},"b":[1,2.5,"a/b"]}"#)
   }
 
   @Test func whiteSpaceIsTrimmedAsFoundationTrimsIt() {
     for text in ["  a b \n", "\t\r\nx\u{00A0}", "", " \n ", "no space", "\u{2028}y\u{3000}"] {
-      #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
+      #expect(
+        text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines),
+        "\(text.debugDescription)")
     }
   }
 }
@@ -100,7 +105,9 @@ import Testing
     }
     let tableOffset = UInt64(bytes.count)
     bytes += offsets
-    func big(_ value: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    func big(_ value: UInt64) -> [UInt8] {
+      (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
     bytes += [0, 0, 0, 0, 0, 0, 1, 1] + big(UInt64(objects.count)) + big(top) + big(tableOffset)
     return Data(bytes)
   }
@@ -113,7 +120,10 @@ import Testing
     #expect(throws: PropertyTree.SyntaxError.self) { try PropertyTree.parsePropertyList(cycle) }
     let file = DeclarationFile(path: "cycle.plist", contents: cycle)
     #expect(file.items.isEmpty)
-    #expect(file.diagnostics.map(\.description).contains { $0.contains("nested more than 64 levels deep") })
+    #expect(
+      file.diagnostics.map(\.description).contains {
+        $0.contains("nested more than 64 levels deep")
+      })
   }
 
   /// Forty arrays each holding the next one twice: 2^40 values in 130 bytes, no cycle.
@@ -126,7 +136,8 @@ import Testing
       _ = try PropertyTree.parsePropertyList(tree)
       Issue.record("a property list of 2^\(depth) values was read")
     } catch {
-      #expect(error.description.contains("more than \(PropertyTree.maximumValues) values"), "\(error)")
+      #expect(
+        error.description.contains("more than \(PropertyTree.maximumValues) values"), "\(error)")
     }
   }
 

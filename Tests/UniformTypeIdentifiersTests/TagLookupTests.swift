@@ -158,12 +158,17 @@ struct TagLookupTests {
   /// as is) is the type `UTType(mimeType:)` makes for it, so a reader naming the MIME type
   /// finds it; a target that is no MIME type keeps a dynamic type of its own.
   @Test func anUnknownMIMEShapedTargetIsThatMIMEType() throws {
-    let target = try #require(UTType(tag: "application/x-ferry-unknown-9", tagClass: .x11Target, conformingTo: nil))
+    let target = try #require(
+      UTType(tag: "application/x-ferry-unknown-9", tagClass: .x11Target, conformingTo: nil))
     #expect(target == UTType(mimeType: "application/x-ferry-unknown-9"))
     #expect(target.preferredMIMEType == "application/x-ferry-unknown-9")
-    let atom = try #require(UTType(tag: "FERRY_UNKNOWN_ATOM_9", tagClass: .x11Target, conformingTo: nil))
+    let atom = try #require(
+      UTType(tag: "FERRY_UNKNOWN_ATOM_9", tagClass: .x11Target, conformingTo: nil))
     #expect(atom.isDynamic && atom.preferredMIMEType == nil)
-    let withParameter = try #require(UTType(tag: "text/x-ferry;charset=utf-8", tagClass: .x11Target, conformingTo: nil))
-    #expect(withParameter.preferredMIMEType == nil, "a parameter makes it an atom name, not a MIME essence")
+    let withParameter = try #require(
+      UTType(tag: "text/x-ferry;charset=utf-8", tagClass: .x11Target, conformingTo: nil))
+    #expect(
+      withParameter.preferredMIMEType == nil,
+      "a parameter makes it an atom name, not a MIME essence")
   }
 }

@@ -23,19 +23,24 @@ import WaylandSelections
 
   private func item(_ text: String) -> PasteboardItem {
     PasteboardItem(representations: [
-      .data(Data(#"{"name":"\#(text)"}"#.utf8), type: Self.profile), .data(Data(text.utf8), type: .utf8PlainText),
+      .data(Data(#"{"name":"\#(text)"}"#.utf8), type: Self.profile),
+      .data(Data(text.utf8), type: .utf8PlainText),
     ])
   }
 
   @Test func aWlCopyIsOfferedInItsOrderAndCaptured() async throws {
-    #expect(try await session.runServing(["wl-copy", "--type", "text/html", "<b>ferry</b>"]).status == 0)
+    #expect(
+      try await session.runServing(["wl-copy", "--type", "text/html", "<b>ferry</b>"]).status == 0)
     let offer = try await backend.offer(of: .clipboard, stepTimeout: .seconds(5))
     #expect(offer.targets.first?.name == "text/html")
     #expect(offer.targets.first?.type == .html)
     #expect(offer.targets.contains { $0.type == .utf8PlainText })
-    let capture = await backend.capture(offer, targets: offer.essentialTargets, budget: 1 << 20, stepTimeout: .seconds(5))
+    let capture = await backend.capture(
+      offer, targets: offer.essentialTargets, budget: 1 << 20, stepTimeout: .seconds(5))
     #expect(capture.entries.first.flatMap(\.data) == Data("<b>ferry</b>".utf8))
-    #expect(capture.isComplete, "\(capture.entries.map { "\($0.target.name): \($0.failure.map { "\($0)" } ?? "ok")" })")
+    #expect(
+      capture.isComplete,
+      "\(capture.entries.map { "\($0.target.name): \($0.failure.map { "\($0)" } ?? "ok")" })")
   }
 
   @Test func ferrysCopyPastesInWlPasteWithItsTypesInOrder() async throws {
@@ -43,8 +48,11 @@ import WaylandSelections
     let types = try await session.run(["wl-paste", "--list-types"])
     let listed = types.stdoutText.split(separator: "\n").map(String.init)
     #expect(listed.prefix(2) == ["com.example.profile", "text/plain;charset=utf-8"], "\(listed)")
-    #expect(listed.contains("UTF8_STRING") && listed.contains("text/plain") && listed.contains("STRING"))
-    let text = try await session.run(["wl-paste", "--no-newline", "--type", "text/plain;charset=utf-8"])
+    #expect(
+      listed.contains("UTF8_STRING") && listed.contains("text/plain") && listed.contains("STRING"))
+    let text = try await session.run([
+      "wl-paste", "--no-newline", "--type", "text/plain;charset=utf-8",
+    ])
     #expect(text.stdoutText == "Ada")
     let json = try await session.run(["wl-paste", "--type", "com.example.profile"])
     #expect(json.stdoutText == #"{"name":"Ada"}"#)
@@ -54,9 +62,11 @@ import WaylandSelections
     #expect(try await session.runServing(["wl-copy", "--primary", "selected"]).status == 0)
     let offer = try await backend.offer(of: .primary, stepTimeout: .seconds(5))
     let capture = await backend.capture(offer, budget: 1 << 20, stepTimeout: .seconds(5))
-    #expect(capture.entries.first { $0.target.type == .utf8PlainText }?.data == Data("selected".utf8))
+    #expect(
+      capture.entries.first { $0.target.type == .utf8PlainText }?.data == Data("selected".utf8))
     try await backend.own(.primary, item: item("from ferry"))
-    #expect(try await session.run(["wl-paste", "--primary", "--no-newline"]).stdoutText == "from ferry")
+    #expect(
+      try await session.run(["wl-paste", "--primary", "--no-newline"]).stdoutText == "from ferry")
   }
 
   @Test func ownerChangesTellFerrysOwnFromOthers() async throws {
@@ -80,8 +90,11 @@ import WaylandSelections
     try await backend.own(.clipboard, item: item("round trip"))
     let offer = try await backend.offer(of: .clipboard, stepTimeout: .seconds(5))
     let capture = await backend.capture(offer, budget: 1 << 20, stepTimeout: .seconds(5))
-    #expect(capture.entries.first { $0.target.type == .utf8PlainText }?.data == Data("round trip".utf8))
-    #expect(!offer.targets.contains { $0.name.hasPrefix("application/x-ferry-owner") }, "the marker is not a target")
+    #expect(
+      capture.entries.first { $0.target.type == .utf8PlainText }?.data == Data("round trip".utf8))
+    #expect(
+      !offer.targets.contains { $0.name.hasPrefix("application/x-ferry-owner") },
+      "the marker is not a target")
   }
 
   @Test func aTakeOnlyIfUnownedLeavesAPeersCopyAlone() async throws {
@@ -94,11 +107,14 @@ import WaylandSelections
 
   @Test func tenMebibytesEachWay() async throws {
     let bytes = Data((0..<(10 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 13) })
-    #expect(try await session.runServing(["wl-copy", "--type", "application/octet-stream"], input: bytes).status == 0)
+    #expect(
+      try await session.runServing(["wl-copy", "--type", "application/octet-stream"], input: bytes)
+        .status == 0)
     let offer = try await backend.offer(of: .clipboard, stepTimeout: .seconds(5))
     let capture = await backend.capture(offer, budget: 64 << 20, stepTimeout: .seconds(5))
     #expect(capture.entries.first?.data == bytes)
-    try await backend.own(.clipboard, item: PasteboardItem(representations: [.data(bytes, type: .data)]))
+    try await backend.own(
+      .clipboard, item: PasteboardItem(representations: [.data(bytes, type: .data)]))
     let pasted = try await session.run(["wl-paste", "--type", "application/octet-stream"])
     #expect(pasted.stdout.count == bytes.count)
     #expect(pasted.stdout == bytes)
@@ -106,7 +122,12 @@ import WaylandSelections
 
   @Test func aClearedSelectionHasNoOwner() async throws {
     #expect(try await session.run(["wl-copy", "--clear"]).status == 0)
-    #expect(try await Deadline.wait(for: .seconds(10)) { (try? await backend.owner(of: .clipboard)) == nil })
-    await #expect(throws: BackendError.noOwner(.clipboard)) { try await backend.offer(of: .clipboard, stepTimeout: .seconds(1)) }
+    #expect(
+      try await Deadline.wait(for: .seconds(10)) {
+        (try? await backend.owner(of: .clipboard)) == nil
+      })
+    await #expect(throws: BackendError.noOwner(.clipboard)) {
+      try await backend.offer(of: .clipboard, stepTimeout: .seconds(1))
+    }
   }
 }

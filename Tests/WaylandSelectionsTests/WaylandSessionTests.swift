@@ -29,7 +29,8 @@ import Testing
   /// write outside the session's namespace.
   @Test func aCopyFromStandardInputPastesBack() async throws {
     let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-    let copied = try await session.runServing(["wl-copy", "--type", "application/x-ferry-bytes"], input: bytes)
+    let copied = try await session.runServing(
+      ["wl-copy", "--type", "application/x-ferry-bytes"], input: bytes)
     #expect(copied.status == 0, "wl-copy: \(copied.stderrText)")
     let pasted = try await session.run(["wl-paste", "--type", "application/x-ferry-bytes"])
     #expect(pasted.status == 0, "wl-paste: \(pasted.stderrText)")
@@ -76,7 +77,8 @@ import Testing
     let text = "from the session's user \(UUID().uuidString)"
     #expect(try await session.runServing(["wl-copy", text]).status == 0)
     let pasted = try await DetachedThread.run {
-      try PeerProcess.run(["wl-paste", "--no-newline"], display: nil, environment: session.environment)
+      try PeerProcess.run(
+        ["wl-paste", "--no-newline"], display: nil, environment: session.environment)
     }
     #expect(pasted.status == 0, "wl-paste as this process's user: \(pasted.stderrText)")
     #expect(pasted.stdoutText == text)
@@ -107,7 +109,8 @@ import Testing
     var read = ""
     let seen = await Deadline.wait(for: .seconds(15)) {
       let result = try? await DetachedThread.run {
-        try PeerProcess.run(["xclip", "-out", "-selection", "clipboard"], display: display, timeout: .seconds(5))
+        try PeerProcess.run(
+          ["xclip", "-out", "-selection", "clipboard"], display: display, timeout: .seconds(5))
       }
       read = result?.stdoutText ?? ""
       return read == text

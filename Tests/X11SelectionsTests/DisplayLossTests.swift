@@ -12,7 +12,9 @@ import Testing
   /// Not under AddressSanitizer: the display's thread ends inside Xlib (`pthread_exit` from
   /// the exit handler), by design, so what its frames held is never released, and
   /// LeakSanitizer reports the session and its loop at the end of the test process.
-  @Test(.disabled(if: SanitizedRun.sanitizer == "address", "the X thread ends in pthread_exit by design"))
+  @Test(
+    .disabled(
+      if: SanitizedRun.sanitizer == "address", "the X thread ends in pthread_exit by design"))
   func aServerThatDiesDuringAnXlibCallCostsOnlyThatDisplay() async throws {
     let server = try await unlessUnavailable { try await XvfbServer.disposable() }
     defer { server.stop() }
@@ -34,7 +36,9 @@ import Testing
         return session.connection.selectionOwner(session.connection.atom(.clipboard))
       }
     }
-    #expect(await Deadline.wait(for: .seconds(30)) { inside.withLock { $0 } }, "the X thread took the call")
+    #expect(
+      await Deadline.wait(for: .seconds(30)) { inside.withLock { $0 } },
+      "the X thread took the call")
     try await DetachedThread.run { server.stop() }  // returns once the server has exited
     serverGone.withLock { $0 = true }
     await #expect(throws: X11Error.self) { _ = try await lastCall.value }

@@ -66,7 +66,9 @@ struct BlobStore: Sendable {
   ///   - sourcePath: The file's path, named in errors.
   ///   - budget: The most bytes to accept.
   ///   - textBytes: How many leading bytes to return as `textPrefix` (0 for none).
-  func store(contentsOf source: Int32, path sourcePath: String, budget: Int64, textBytes: Int) throws -> FileOutcome {
+  func store(contentsOf source: Int32, path sourcePath: String, budget: Int64, textBytes: Int)
+    throws -> FileOutcome
+  {
     let staging = stagingPath()
     let hasher = SHA256Hasher()
     var size: Int64 = 0
@@ -78,7 +80,9 @@ struct BlobStore: Sendable {
         size += Int64(chunk.count)
         if size > budget { throw OverBudget() }
         hasher.update(chunk)
-        if prefix.count < textBytes { prefix.append(contentsOf: chunk.prefix(textBytes - prefix.count)) }
+        if prefix.count < textBytes {
+          prefix.append(contentsOf: chunk.prefix(textBytes - prefix.count))
+        }
         try FileCalls.writeAll(chunk, to: output, path: directory)
       }
       try FileCalls.sync(output, path: directory)
@@ -122,7 +126,9 @@ struct BlobStore: Sendable {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     var removed = 0
     for name in names
-    where name.hasPrefix(Self.stagingPrefix) || (ContentHash.isDigest(name) && !referenced.contains(name)) {
+    where name.hasPrefix(Self.stagingPrefix)
+      || (ContentHash.isDigest(name) && !referenced.contains(name))
+    {
       FileCalls.remove(path(of: name))
       removed += 1
     }

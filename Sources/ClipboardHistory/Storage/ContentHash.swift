@@ -14,7 +14,10 @@ enum ContentHash {
   static func ofEntry(_ representations: [StagedRepresentation]) -> String {
     let hasher = SHA256Hasher()
     for representation in representations {
-      for part in [Array(representation.type.utf8), [0, representation.isText ? 1 : 0], Array(representation.sha256.utf8)] {
+      for part in [
+        Array(representation.type.utf8), [0, representation.isText ? 1 : 0],
+        Array(representation.sha256.utf8),
+      ] {
         part.withUnsafeBytes { hasher.update($0) }
       }
     }
@@ -35,6 +38,7 @@ enum ContentHash {
 
   /// Whether `name` looks like a digest: 64 lowercase hexadecimal digits.
   static func isDigest(_ name: String) -> Bool {
-    name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    name.utf8.count == 64
+      && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 }

@@ -33,8 +33,10 @@ enum FileCalls {
   /// Opens `path` for reading and writing, creating it (private to the user) when missing.
   static func openOrCreate(_ path: String) throws -> Int32 {
     do {
-      return try FileDescriptor.open(atPath: path, .readWrite, options: .create, permissions: [.ownerRead, .ownerWrite])
-        .rawValue
+      return try FileDescriptor.open(
+        atPath: path, .readWrite, options: .create, permissions: [.ownerRead, .ownerWrite]
+      )
+      .rawValue
     } catch {
       throw self.error(error)
     }
@@ -61,7 +63,11 @@ enum FileCalls {
   /// Makes a directory and its missing parents, private to the user.
   static func makeDirectory(_ path: String) throws {
     var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      return
+    }
     let parent = (path as NSString).deletingLastPathComponent
     if parent != path, !parent.isEmpty { try makeDirectory(parent) }
     if mkdir(path, 0o700) != 0, errno != EEXIST {
@@ -70,7 +76,8 @@ enum FileCalls {
   }
 
   /// Writes every byte of `buffer` to `descriptor` (open on `path`, named in errors).
-  static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+  static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws
+  {
     do {
       try FileDescriptor(rawValue: descriptor).writeAll(from: buffer, path: path)
     } catch {
@@ -112,7 +119,9 @@ enum FileCalls {
 
   /// Renames `source` to `destination`, replacing it.
   static func rename(_ source: String, to destination: String) throws {
-    if Glibc.rename(source, destination) != 0 { throw error(errno, path: destination, operation: "rename") }
+    if Glibc.rename(source, destination) != 0 {
+      throw error(errno, path: destination, operation: "rename")
+    }
   }
 
   /// Removes a file; a file already gone is not an error.

@@ -54,7 +54,8 @@ extension BlobStore {
   /// copying, for a file that grows.
   ///
   /// - Throws: ``HistoryError``; the blobs this call made are removed first.
-  func stage(_ representations: [HistoryItem.Representation], limit: Int64) throws -> StagingOutcome {
+  func stage(_ representations: [HistoryItem.Representation], limit: Int64) throws -> StagingOutcome
+  {
     let announced = representations.reduce(Int64(0)) { total, representation in
       switch representation.content {
       case .data(let data): return total + Int64(data.count)
@@ -106,7 +107,8 @@ extension BlobStore {
         return StagedRepresentation(
           type: representation.type, isText: representation.isText, size: size, sha256: sha256,
           inlineData: nil,
-          text: representation.isText ? TextSummary.text(from: prefix, isCut: size > Int64(prefix.count)) : nil)
+          text: representation.isText
+            ? TextSummary.text(from: prefix, isCut: size > Int64(prefix.count)) : nil)
       }
     }
   }
@@ -120,8 +122,10 @@ extension BlobStore {
     if !isInline, try store(data, sha256: sha256) { item.createdBlobs.append(sha256) }
     let prefix = data.prefix(TextSummary.indexedBytes)
     return StagedRepresentation(
-      type: representation.type, isText: representation.isText, size: Int64(data.count), sha256: sha256,
+      type: representation.type, isText: representation.isText, size: Int64(data.count),
+      sha256: sha256,
       inlineData: isInline ? data : nil,
-      text: representation.isText ? TextSummary.text(from: prefix, isCut: data.count > prefix.count) : nil)
+      text: representation.isText
+        ? TextSummary.text(from: prefix, isCut: data.count > prefix.count) : nil)
   }
 }

@@ -13,6 +13,7 @@ enum SearchPattern {
     let words = text.split(whereSeparator: \.isWhitespace)
       .filter { $0.contains { $0.isLetter || $0.isNumber } }
     if words.isEmpty { return nil }
-    return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+    return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(
+      separator: " ")
   }
 }

@@ -56,6 +56,8 @@ final class WriterLock: Sendable {
     var bytes = [UInt8](repeating: 0, count: 16)
     let count = bytes.withUnsafeMutableBytes { pread(file, $0.baseAddress, $0.count, 0) }
     guard count > 0 else { return nil }
-    return Int32(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    return Int32(
+      String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines))
   }
 }

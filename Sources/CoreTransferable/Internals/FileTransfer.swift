@@ -54,7 +54,8 @@ enum FileTransfer {
     }
     defer { try? input.close() }
     return try createFile(in: directory, fileName: fileName) { output, path in
-      try copyContents(from: input.rawValue, sourcePath: source.path, to: output, destinationPath: path)
+      try copyContents(
+        from: input.rawValue, sourcePath: source.path, to: output, destinationPath: path)
     }
   }
 
@@ -148,8 +149,9 @@ enum FileTransfer {
       let url = directory.appendingPathComponent(candidate(fileName, attempt), isDirectory: false)
       let output: FileDescriptor
       do {
-        output = try FileDescriptor.createExclusive(atPath: url.path, permissions: FilePermissions(rawValue: 0o666))
-      } catch where error.code == .fileExists {
+        output = try FileDescriptor.createExclusive(
+          atPath: url.path, permissions: FilePermissions(rawValue: 0o666))
+      } catch  where error.code == .fileExists {
         continue
       } catch {
         throw FileTransferError(error)
@@ -165,7 +167,8 @@ enum FileTransfer {
         try output.close()
       } catch {
         unlink(url.path)
-        throw FileTransferError(operation: "close", path: url.path, code: error as? Errno ?? .ioError)
+        throw FileTransferError(
+          operation: "close", path: url.path, code: error as? Errno ?? .ioError)
       }
       return url
     }
@@ -196,7 +199,9 @@ enum FileTransfer {
   ) throws {
     try Task.checkCancellation()
     do {
-      try FileDescriptor(rawValue: input).readChunks(path: sourcePath, chunkSize: fallbackBufferSize) { chunk in
+      try FileDescriptor(rawValue: input).readChunks(
+        path: sourcePath, chunkSize: fallbackBufferSize
+      ) { chunk in
         try Task.checkCancellation()
         try FileDescriptor(rawValue: output).writeAll(from: chunk, path: destinationPath)
       }
@@ -205,7 +210,9 @@ enum FileTransfer {
     }
   }
 
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to output: CInt, path: String) throws {
+  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to output: CInt, path: String)
+    throws
+  {
     do {
       try FileDescriptor(rawValue: output).writeAll(from: bytes, path: path)
     } catch {

@@ -84,13 +84,17 @@ struct MirrorPolicy: Sendable {
   /// - Parameter heldAs: The pasteboard's top item when it already holds exactly what was
   ///   captured — the copy came back through a bridge (the compositor's XWayland bridge, or
   ///   another display server's binding): it becomes the mirror, and is not a change.
-  mutating func captureEnded(_ id: Int, _ capture: OfferCapture?, changeCount: Int, heldAs top: ItemID? = nil)
+  mutating func captureEnded(
+    _ id: Int, _ capture: OfferCapture?, changeCount: Int, heldAs top: ItemID? = nil
+  )
     -> [Action]
   {
     guard let current = capturing, current.id == id else { return [] }  // superseded
     capturing = nil
     guard let capture else { return takeOverIfTheOwnerWent() }
-    if let held = mirror, held.changeCount == changeCount, held.capture.holdsTheSameData(as: capture) {
+    if let held = mirror, held.changeCount == changeCount,
+      held.capture.holdsTheSameData(as: capture)
+    {
       mirror?.owner = current.owner  // the new owner offers what is already held
       return takeOverIfTheOwnerWent()
     }
@@ -106,7 +110,8 @@ struct MirrorPolicy: Sendable {
   mutating func recorded(item: ItemID, changeCount: Int) -> [Action] {
     guard let pending = pendingRecord else { return [] }
     pendingRecord = nil
-    mirror = Mirror(owner: pending.owner, capture: pending.capture, item: item, changeCount: changeCount)
+    mirror = Mirror(
+      owner: pending.owner, capture: pending.capture, item: item, changeCount: changeCount)
     return takeOverIfTheOwnerWent()
   }
 

@@ -50,7 +50,8 @@ final class SelectionBinding: Sendable {
 
   init(
     pasteboard: Pasteboard, role: SelectionRole, backend: any SelectionBackend, byteBudget: Int,
-    sources: ItemSources? = nil, captureStepTimeout: Duration = defaultCaptureStepTimeout, logger: Logger
+    sources: ItemSources? = nil, captureStepTimeout: Duration = defaultCaptureStepTimeout,
+    logger: Logger
   ) {
     self.captureStepTimeout = captureStepTimeout
     self.sources = sources
@@ -113,7 +114,10 @@ final class SelectionBinding: Sendable {
       case .cancelCapture(let id):
         capturing.withLock { if $0?.id == id { $0?.task.cancel() } }
       case .record(let id): logger.warning("unexpected record of capture \(id) outside its end")
-      case .takeOver(let count): Task(executorPreference: ProductionExecutor.shared) { await self.takeOver(ifChangeCountIs: count) }
+      case .takeOver(let count):
+        Task(executorPreference: ProductionExecutor.shared) {
+          await self.takeOver(ifChangeCountIs: count)
+        }
       case .serve, .disown: break
       }
     }
@@ -129,7 +133,8 @@ final class SelectionBinding: Sendable {
       do {
         let offer = try await backend.offer(of: role, stepTimeout: captureStepTimeout)
         capture = await backend.capture(
-          offer, targets: offer.essentialTargets, budget: byteBudget, stepTimeout: captureStepTimeout)
+          offer, targets: offer.essentialTargets, budget: byteBudget,
+          stepTimeout: captureStepTimeout)
         if sources != nil { application = await backend.application(owning: owner) }
       } catch {
         logger.debug("could not mirror \(role): \(error)")
@@ -141,19 +146,28 @@ final class SelectionBinding: Sendable {
 
   /// Reports a capture's end; records it on the pasteboard when the policy says so, under
   /// the policy's lock.
-  private func captureEnded(_ id: Int, _ capture: OfferCapture?, owner: OwnerToken, application: String?) -> [MirrorPolicy.Action] {
+  private func captureEnded(
+    _ id: Int, _ capture: OfferCapture?, owner: OwnerToken, application: String?
+  ) -> [MirrorPolicy.Action] {
     let item = capture.map { backend.item($0, readingTheRestWithin: captureStepTimeout) }
     return policy.withLock { policy -> [MirrorPolicy.Action] in
       let top = pasteboard.items.first
-      let held = capture.flatMap { capture in top.flatMap { Self.holds($0, capture) ? ObjectIdentifier($0) : nil } }
-      let actions = policy.captureEnded(id, capture, changeCount: pasteboard.changeCount, heldAs: held)
+      let held = capture.flatMap { capture in
+        top.flatMap { Self.holds($0, capture) ? ObjectIdentifier($0) : nil }
+      }
+      let actions = policy.captureEnded(
+        id, capture, changeCount: pasteboard.changeCount, heldAs: held)
       guard actions.contains(.record(id: id)), let item, let capture else {
-        if capture != nil, actions.isEmpty { logger.debug("\(role): the new owner offers what is already held") }
+        if capture != nil, actions.isEmpty {
+          logger.debug("\(role): the new owner offers what is already held")
+        }
         return actions
       }
       sources?.note(item, source: application)
       let count = pasteboard.write([item])
-      logger.debug("mirrored \(capture.entries.count) targets of \(role) (\(capture.byteCount) bytes) from \(owner)")
+      logger.debug(
+        "mirrored \(capture.entries.count) targets of \(role) (\(capture.byteCount) bytes) from \(owner)"
+      )
       return policy.recorded(item: ObjectIdentifier(item), changeCount: count)
     }
   }
@@ -164,7 +178,9 @@ final class SelectionBinding: Sendable {
     if capture.offer.advertised.contains(FerryMarker.name) { return true }
     guard capture.isComplete, !capture.entries.isEmpty else { return false }
     return capture.entries.allSatisfy { entry in
-      guard case .data(let stored)? = item.storedPayload(for: entry.target.type) else { return false }
+      guard case .data(let stored)? = item.storedPayload(for: entry.target.type) else {
+        return false
+      }
       return stored == entry.data
     }
   }
@@ -225,9 +241,12 @@ final class SelectionBinding: Sendable {
   func saveForExitingOwner(_ request: SaveRequest) async -> Bool {
     await captureInProgress()
     let owner = try? await backend.owner(of: role)
-    guard let offer = try? await backend.offer(of: role, stepTimeout: captureStepTimeout) else { return false }
+    guard let offer = try? await backend.offer(of: role, stepTimeout: captureStepTimeout) else {
+      return false
+    }
     let capture = await backend.capture(
-      offer, targets: request.targets(in: offer), budget: byteBudget, stepTimeout: captureStepTimeout)
+      offer, targets: request.targets(in: offer), budget: byteBudget,
+      stepTimeout: captureStepTimeout)
     guard !capture.captured.isEmpty else { return false }
     let item = capture.item
     if let owner { sources?.note(item, source: await backend.application(owning: owner)) }

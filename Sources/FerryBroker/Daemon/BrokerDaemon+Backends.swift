@@ -22,7 +22,9 @@ extension BrokerDaemon {
   /// An X display that cannot be opened is an error, as it always was. A Wayland compositor
   /// without the data-control protocol (GNOME, weston) is one line in the log: the broker goes
   /// on with X11 through XWayland, or headless.
-  static func openBackends(_ configuration: Configuration, logger: Logger) async throws -> [OpenedBackend] {
+  static func openBackends(_ configuration: Configuration, logger: Logger) async throws
+    -> [OpenedBackend]
+  {
     var opened: [OpenedBackend] = []
     if let name = configuration.waylandDisplay, !name.isEmpty {
       do {
@@ -39,7 +41,8 @@ extension BrokerDaemon {
         opened.append(
           OpenedBackend(
             kind: .x11, display: name,
-            backend: try await openDisplay(name, servingStepTimeout: configuration.servingStepTimeout)))
+            backend: try await openDisplay(
+              name, servingStepTimeout: configuration.servingStepTimeout)))
       } catch {
         opened.forEach { $0.backend.close() }
         throw BrokerDaemonError.display("\(error)")

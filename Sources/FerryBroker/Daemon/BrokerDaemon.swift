@@ -49,7 +49,8 @@ public enum BrokerDaemon {
 
     /// Creates a configuration.
     public init(
-      displayName: String?, waylandDisplay: String? = nil, socket: SocketPath = .resolve(), captureLimit: Int = 64 << 20,
+      displayName: String?, waylandDisplay: String? = nil, socket: SocketPath = .resolve(),
+      captureLimit: Int = 64 << 20,
       replace: Bool = false, dataDirectory: URL? = Configuration.defaultDataDirectory(),
       history: HistorySettings = HistorySettings(), logger: Logger = Logger(label: "ferry.daemon")
     ) {
@@ -88,16 +89,21 @@ public enum BrokerDaemon {
 
     let backends = try await openBackends(configuration, logger: logger)
     let state = DaemonState(backends: backends)
-    var serverConfiguration = BrokerSocketServer.Configuration(location: configuration.socket, status: state, logger: logger)
+    var serverConfiguration = BrokerSocketServer.Configuration(
+      location: configuration.socket, status: state, logger: logger)
     // Registered types first: a restored copy may need their conversions.
     if let data = configuration.dataDirectory {
       do {
         let kept = try RegisteredDeclarations(dataDirectory: data)
         let loaded = kept.load(into: serverConfiguration.converters, logger: logger)
-        if loaded > 0 { logger.info("loaded \(loaded) registered declaration file(s) from \(kept.directory.path)") }
+        if loaded > 0 {
+          logger.info("loaded \(loaded) registered declaration file(s) from \(kept.directory.path)")
+        }
         serverConfiguration.registrations = kept
       } catch {
-        logger.error("cannot use the data directory \(data.path): \(error); registrations last until the broker stops")
+        logger.error(
+          "cannot use the data directory \(data.path): \(error); registrations last until the broker stops"
+        )
       }
     }
     let history = openHistory(configuration, state: state)
@@ -115,7 +121,8 @@ public enum BrokerDaemon {
       // PRIMARY changes with every selection drag: record its targets, read its data on request.
       if backend.roles.contains(.primary) {
         let primary = SelectionBinding(
-          pasteboard: .primary, role: .primary, backend: backend, byteBudget: 0, sources: history?.sources,
+          pasteboard: .primary, role: .primary, backend: backend, byteBudget: 0,
+          sources: history?.sources,
           captureStepTimeout: configuration.captureStepTimeout, logger: logger)
         bindings[.primary, default: []].append(primary)
         bridgeTasks.append(Task { await primary.run() })
@@ -128,11 +135,15 @@ public enum BrokerDaemon {
             logger.notice("another clipboard manager took the clipboard-manager role")
           })
         state.setManager(manager)
-        if !manager { logger.notice("another clipboard manager holds the role; not taking it from it") }
+        if !manager {
+          logger.notice("another clipboard manager holds the role; not taking it from it")
+        }
       }
       backend.onConnectionLost {
         state.setBridged(opened.kind, false)
-        logger.error("the display went away (\(opened.kind.rawValue) \(opened.display)); serving the socket and any other display")
+        logger.error(
+          "the display went away (\(opened.kind.rawValue) \(opened.display)); serving the socket and any other display"
+        )
       }
     }
 
@@ -152,7 +163,8 @@ public enum BrokerDaemon {
     }
     serverConfiguration.trimsHeapWhenIdle = true
     let server = try await BrokerSocketServer.bind(serverConfiguration)
-    let displays = backends.map { "\($0.kind.rawValue) display \($0.display)" }.joined(separator: " and ")
+    let displays = backends.map { "\($0.kind.rawValue) display \($0.display)" }.joined(
+      separator: " and ")
     logger.info("listening on \(server.path)\(displays.isEmpty ? "" : " for \(displays)")")
     let serving = Task { try await server.serve() }
     ServiceReadiness.notifyReady(status: "serving \(server.path)")
@@ -181,7 +193,8 @@ extension BrokerDaemon {
       return nil
     }
     do {
-      let history = try BrokerHistory(directory: data, settings: configuration.history, logger: configuration.logger)
+      let history = try BrokerHistory(
+        directory: data, settings: configuration.history, logger: configuration.logger)
       history.removeRestoredLinks()
       return history
     } catch {
@@ -193,14 +206,19 @@ extension BrokerDaemon {
 
   /// Puts the newest `general` entry back on the clipboard, as clipboard managers do after a
   /// login — on `CLIPBOARD` only if nobody owns it by then (``SelectionBinding/restore(_:)``).
-  static func restoreNewest(from history: BrokerHistory, binding: SelectionBinding?, logger: Logger) async {
-    guard Pasteboard.general.items.isEmpty, let item = await history.newestItem(of: .general) else { return }
+  static func restoreNewest(from history: BrokerHistory, binding: SelectionBinding?, logger: Logger)
+    async
+  {
+    guard Pasteboard.general.items.isEmpty, let item = await history.newestItem(of: .general) else {
+      return
+    }
     if let binding {
       guard await binding.restore(item) else { return }
     } else {
       _ = Pasteboard.general.write([item])
     }
-    logger.info("restored the newest clipboard entry (\(item.storedTypes.count) types) from the history")
+    logger.info(
+      "restored the newest clipboard entry (\(item.storedTypes.count) types) from the history")
   }
 }
 
@@ -270,9 +288,11 @@ extension BrokerDaemon.Configuration {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL? {
     if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-      return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("ferry", isDirectory: true)
+      return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent(
+        "ferry", isDirectory: true)
     }
     guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-    return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share/ferry", isDirectory: true)
+    return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+      ".local/share/ferry", isDirectory: true)
   }
 }

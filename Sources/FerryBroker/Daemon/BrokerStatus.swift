@@ -41,7 +41,8 @@ public struct BrokerStatus: Sendable, Hashable {
   /// Creates a status.
   public init(
     version: String = BrokerStatus.softwareVersion, pid: Int32 = getpid(), uptime: Duration = .zero,
-    display: String? = nil, x11Bridged: Bool = false, wayland: String? = nil, clipboardManager: Bool = false,
+    display: String? = nil, x11Bridged: Bool = false, wayland: String? = nil,
+    clipboardManager: Bool = false,
     pasteboards: [Pasteboard.Name] = [.general, .primary], historyProblem: String? = nil
   ) {
     self.version = version

@@ -66,7 +66,8 @@ final class InstanceLock {
       }
       usleep(20_000)
     }
-    throw BrokerDaemonError.previousBrokerStayed("the broker with pid \(pid) did not stop within 10 s")
+    throw BrokerDaemonError.previousBrokerStayed(
+      "the broker with pid \(pid) did not stop within 10 s")
   }
 
   func release() {

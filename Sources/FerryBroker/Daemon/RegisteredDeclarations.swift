@@ -34,7 +34,9 @@ public final class RegisteredDeclarations: Sendable {
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let index = directory.appendingPathComponent("index.json")
-    let kept = (try? Data(contentsOf: index)).flatMap { try? JSONDecoder().decode([Entry].self, from: $0) }
+    let kept = (try? Data(contentsOf: index)).flatMap {
+      try? JSONDecoder().decode([Entry].self, from: $0)
+    }
     entries = TrackedMutex(kept ?? [])
   }
 
@@ -54,7 +56,8 @@ public final class RegisteredDeclarations: Sendable {
       updated.append(entry)
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try DurableFile.replace(directory.appendingPathComponent("index.json"), with: try encoder.encode(updated))
+      try DurableFile.replace(
+        directory.appendingPathComponent("index.json"), with: try encoder.encode(updated))
       entries = updated
     }
     return url.path
@@ -75,7 +78,9 @@ public final class RegisteredDeclarations: Sendable {
         for problem in problems { logger.warning("\(problem)") }
         loaded += 1
       } catch {
-        logger.error("a registered declaration file no longer loads", metadata: ["name": "\(entry.name)", "error": "\(error)"])
+        logger.error(
+          "a registered declaration file no longer loads",
+          metadata: ["name": "\(entry.name)", "error": "\(error)"])
       }
     }
     return loaded
@@ -87,8 +92,11 @@ enum DurableFile {
   /// Writes `contents` beside `url`, flushes it to disk, renames it over `url` and flushes
   /// the directory.
   static func replace(_ url: URL, with contents: Data) throws {
-    let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).new")
-    guard FileManager.default.createFile(atPath: staging.path, contents: contents, attributes: [.posixPermissions: 0o600]),
+    let staging = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).\(getpid()).new")
+    guard
+      FileManager.default.createFile(
+        atPath: staging.path, contents: contents, attributes: [.posixPermissions: 0o600]),
       let handle = FileHandle(forWritingAtPath: staging.path)
     else {
       throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: staging.path])

@@ -21,7 +21,8 @@ extension BrokerHistory {
   /// reading a removed link.
   func releaseLinks(of item: PasteboardItem) {
     let directory = restoredDirectory.standardizedFileURL.path + "/"
-    for case let url? in item.representations.map(\.fileURL) where url.standardizedFileURL.path.hasPrefix(directory) {
+    for case let url? in item.representations.map(\.fileURL)
+    where url.standardizedFileURL.path.hasPrefix(directory) {
       try? FileManager.default.removeItem(at: url)
     }
   }
@@ -32,7 +33,8 @@ extension HistoryEntrySummary {
   init(_ entry: HistoryEntry) {
     self.init(
       id: entry.id.rawValue, pasteboard: entry.pasteboard, date: entry.date.timeIntervalSince1970,
-      changeCount: entry.changeCount, source: entry.source, pinned: entry.isPinned, size: entry.totalSize,
+      changeCount: entry.changeCount, source: entry.source, pinned: entry.isPinned,
+      size: entry.totalSize,
       preview: entry.preview, types: entry.types)
   }
 }
@@ -41,7 +43,8 @@ extension HistoryStatusSummary {
   /// The figures of a history that records.
   init(_ status: HistoryStatus, database: String) {
     self.init(
-      enabled: true, entries: status.entries, pinned: status.pinnedEntries, bytes: status.totalBytes,
+      enabled: true, entries: status.entries, pinned: status.pinnedEntries,
+      bytes: status.totalBytes,
       database: database)
   }
 }

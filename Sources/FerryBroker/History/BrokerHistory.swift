@@ -30,7 +30,9 @@ public final class BrokerHistory: Sendable {
   }
 
   /// Runs `body` with the store on the history's queue.
-  public func perform<T: Sendable>(_ body: @escaping @Sendable (HistoryStore) throws -> T) async throws -> T {
+  public func perform<T: Sendable>(_ body: @escaping @Sendable (HistoryStore) throws -> T)
+    async throws -> T
+  {
     try await withCheckedThrowingContinuation { continuation in
       queue.async { [store] in continuation.resume(with: Result { try body(store) }) }
     }
@@ -64,20 +66,28 @@ public final class BrokerHistory: Sendable {
       let isText = Self.isText(representation.type)
       if representation.isLazy && !(board.name == .primary && isText) { continue }
       guard let payload = try? await item.payload(for: representation.type) else { continue }
-      representations.append(HistoryItem.Representation(type: representation.type.identifier, content: payload, isText: isText))
+      representations.append(
+        HistoryItem.Representation(
+          type: representation.type.identifier, content: payload, isText: isText))
     }
     guard !representations.isEmpty else { return }
     let entry = HistoryItem(
-      pasteboard: board.name.rawValue, changeCount: changeCount, source: source, representations: representations)
+      pasteboard: board.name.rawValue, changeCount: changeCount, source: source,
+      representations: representations)
     let logger = self.logger
     do {
       let result = try await perform { try $0.record(entry) }
       switch result {
       case .refused(let reason): logger.info("not recorded in the history: \(reason)")
       case .recorded(let id, let evicted):
-        logger.debug("recorded", metadata: ["entry": "\(id)", "evicted": "\(evicted.count)", "pasteboard": "\(board.name.rawValue)"])
+        logger.debug(
+          "recorded",
+          metadata: [
+            "entry": "\(id)", "evicted": "\(evicted.count)", "pasteboard": "\(board.name.rawValue)",
+          ])
       case .deduplicated(let id):
-        logger.debug("recorded again", metadata: ["entry": "\(id)", "pasteboard": "\(board.name.rawValue)"])
+        logger.debug(
+          "recorded again", metadata: ["entry": "\(id)", "pasteboard": "\(board.name.rawValue)"])
       }
     } catch {
       // A full disk, a blob that cannot be written: this copy is not kept; the clipboard works.
@@ -102,7 +112,9 @@ public final class BrokerHistory: Sendable {
   ///
   /// - Parameter converters: The conversions the item serves besides its stored types.
   /// - Throws: ``HistoryError`` when a blob file is missing; `nil` when the entry is gone.
-  public func item(for id: HistoryEntry.ID, converters: ConverterRegistry = .shared) async throws -> PasteboardItem? {
+  public func item(for id: HistoryEntry.ID, converters: ConverterRegistry = .shared) async throws
+    -> PasteboardItem?
+  {
     try await load(id, converters: converters)?.item
   }
 
@@ -113,11 +125,14 @@ public final class BrokerHistory: Sendable {
     let restored = restoredDirectory
     let loaded = try await perform { store -> (HistoryEntry, [PasteboardPayload])? in
       guard let entry = try store.entry(id) else { return nil }
-      return (entry, try entry.representations.indices.map { index in
-        let payload = try store.contents(of: id, at: index)
-        guard case .file(let blob) = payload else { return payload }
-        return .file(try Self.link(blob, into: restored))
-      })
+      return (
+        entry,
+        try entry.representations.indices.map { index in
+          let payload = try store.contents(of: id, at: index)
+          guard case .file(let blob) = payload else { return payload }
+          return .file(try Self.link(blob, into: restored))
+        }
+      )
     }
     guard let (entry, payloads) = loaded else { return nil }
     let item = PasteboardItem(
@@ -133,7 +148,9 @@ public final class BrokerHistory: Sendable {
   }
 
   /// Where restored items' blob links live: emptied when the broker starts.
-  var restoredDirectory: URL { store.directory.appendingPathComponent("restored", isDirectory: true) }
+  var restoredDirectory: URL {
+    store.directory.appendingPathComponent("restored", isDirectory: true)
+  }
 
   /// Empties ``restoredDirectory``: no item of an earlier run is on a pasteboard.
   func removeRestoredLinks() {
@@ -143,8 +160,10 @@ public final class BrokerHistory: Sendable {
   /// A new hard link to `blob` in `directory` (same file system: both are in the data
   /// directory), or a copy where links are not allowed.
   static func link(_ blob: URL, into directory: URL) throws -> URL {
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let link = directory.appendingPathComponent("\(UUID().uuidString)-\(blob.lastPathComponent.prefix(16))")
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let link = directory.appendingPathComponent(
+      "\(UUID().uuidString)-\(blob.lastPathComponent.prefix(16))")
     do {
       try FileManager.default.linkItem(at: blob, to: link)
     } catch {
@@ -157,10 +176,12 @@ public final class BrokerHistory: Sendable {
   /// be read (logged).
   func newestItem(of pasteboard: Pasteboard.Name) async -> PasteboardItem? {
     do {
-      guard let newest = try await perform({ try $0.newest(pasteboard: pasteboard.rawValue) }) else { return nil }
+      guard let newest = try await perform({ try $0.newest(pasteboard: pasteboard.rawValue) })
+      else { return nil }
       return try await item(for: newest.id)
     } catch {
-      logger.error("the newest \(pasteboard.rawValue) entry of the history cannot be read: \(error)")
+      logger.error(
+        "the newest \(pasteboard.rawValue) entry of the history cannot be read: \(error)")
       return nil
     }
   }

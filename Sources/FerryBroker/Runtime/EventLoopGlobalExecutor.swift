@@ -54,7 +54,8 @@ final class EventLoopGlobalExecutor: TaskExecutor {
   var isCurrent: Bool { currentLoop != nil }
 
   /// The runtime's hook type: the job, and the runtime's own enqueue (not used).
-  private typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
+  private typealias EnqueueGlobalHook =
+    @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
 
   /// Makes this executor the global one; call once, before the first task starts.
   ///
@@ -63,6 +64,7 @@ final class EventLoopGlobalExecutor: TaskExecutor {
   @discardableResult
   static func install() -> Bool {
     let hook: EnqueueGlobalHook = { job, _ in EventLoopGlobalExecutor.shared.run(job) }
-    return cferry_install_enqueue_global_hook(unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)) != 0
+    return cferry_install_enqueue_global_hook(unsafeBitCast(hook, to: UnsafeMutableRawPointer.self))
+      != 0
   }
 }

@@ -54,7 +54,8 @@ final class AcceptShedding: ChannelInboundHandler, RemovableChannelHandler {
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    guard let code = (error as? IOError)?.errnoCode, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code)
+    guard let code = (error as? IOError)?.errnoCode,
+      [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code)
     else {
       context.fireErrorCaught(error)
       return
@@ -87,7 +88,9 @@ final class AcceptShedding: ChannelInboundHandler, RemovableChannelHandler {
         return count
       }
       count += 1
-      _ = frame.withUnsafeBytes { send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+      _ = frame.withUnsafeBytes {
+        send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+      }
       close(accepted)
     }
   }

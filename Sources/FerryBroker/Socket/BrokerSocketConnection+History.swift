@@ -9,7 +9,9 @@ extension BrokerSocketConnection {
     let history = try await requireHistory()
     let page = try HistoryPage(limit: request.limit, offset: request.offset)
     let pasteboard = try request.pasteboard.map { try Self.pasteboardName($0).rawValue }
-    let entries = try await Self.onStore(history) { try $0.list(limit: page.fetched, offset: page.offset, pasteboard: pasteboard) }
+    let entries = try await Self.onStore(history) {
+      try $0.list(limit: page.fetched, offset: page.offset, pasteboard: pasteboard)
+    }
     try await send(.response, page.answer(entries))
   }
 
@@ -20,7 +22,9 @@ extension BrokerSocketConnection {
     let pasteboard = try request.pasteboard.map { try Self.pasteboardName($0).rawValue }
     let text = request.text
     let entries = try await Self.onStore(history) { store in
-      Array(try store.search(text, limit: page.offset + page.fetched, pasteboard: pasteboard).dropFirst(page.offset))
+      Array(
+        try store.search(text, limit: page.offset + page.fetched, pasteboard: pasteboard).dropFirst(
+          page.offset))
     }
     try await send(.response, page.answer(entries))
   }
@@ -31,7 +35,11 @@ extension BrokerSocketConnection {
     let history = try await requireHistory()
     let id = HistoryEntry.ID(rawValue: request.id)
     let converters = context.configuration.converters
-    guard let (_, item) = try await Self.mappingErrors({ try await history.load(id, converters: converters) }) else {
+    guard
+      let (_, item) = try await Self.mappingErrors({
+        try await history.load(id, converters: converters)
+      })
+    else {
       throw ProtocolFailure(HistoryError.noSuchEntry(id))
     }
     let board = Pasteboard(name: "history", converters: converters)
@@ -50,24 +58,34 @@ extension BrokerSocketConnection {
     let history = try await requireHistory()
     let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
     let id = HistoryEntry.ID(rawValue: request.id)
-    guard let count = try await Self.mappingErrors({ try await history.restore(id, onto: board) }) else {
+    guard let count = try await Self.mappingErrors({ try await history.restore(id, onto: board) })
+    else {
       throw ProtocolFailure(HistoryError.noSuchEntry(id))
     }
-    logger.debug("restored a history entry", metadata: ["entry": "\(id)", "pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)"])
+    logger.debug(
+      "restored a history entry",
+      metadata: [
+        "entry": "\(id)", "pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
+      ])
     await context.configuration.publication(board.name, count)
     try await send(.response, ChangeCountResponse(changeCount: count))
   }
 
   /// `historyDelete`: every entry named, or none when one of them does not exist.
   func historyDelete(_ request: HistoryDeleteRequest) async throws {
-    guard !request.ids.isEmpty else { throw ProtocolFailure.refusal(.badRequest, "historyDelete needs at least one id") }
+    guard !request.ids.isEmpty else {
+      throw ProtocolFailure.refusal(.badRequest, "historyDelete needs at least one id")
+    }
     let history = try await requireHistory()
     let ids = request.ids.map(HistoryEntry.ID.init(rawValue:))
     let deleted = try await Self.onStore(history) { store in
       let missing = try ids.filter { try store.entry($0) == nil }
       guard missing.isEmpty else {
         if missing.count == 1 { throw HistoryError.noSuchEntry(missing[0]) }
-        throw ProtocolFailure.refusal(.notFound, "no history entries \(missing.map(\.description).joined(separator: ", ")); nothing was deleted")
+        throw ProtocolFailure.refusal(
+          .notFound,
+          "no history entries \(missing.map(\.description).joined(separator: ", ")); nothing was deleted"
+        )
       }
       return try store.delete(ids)
     }
@@ -80,7 +98,9 @@ extension BrokerSocketConnection {
     let history = try await requireHistory()
     let includingPinned = request.includingPinned ?? false
     let deleted = try await Self.onStore(history) { try $0.clear(includingPinned: includingPinned) }
-    logger.debug("cleared the history", metadata: ["count": "\(deleted)", "includingPinned": "\(includingPinned)"])
+    logger.debug(
+      "cleared the history",
+      metadata: ["count": "\(deleted)", "includingPinned": "\(includingPinned)"])
     try await send(.response, HistoryDeletedResponse(deleted: deleted))
   }
 
@@ -106,7 +126,8 @@ extension BrokerSocketConnection {
       let status = try await history.perform { try $0.status() }
       return HistoryStatusSummary(status, database: history.store.databasePath)
     } catch {
-      return HistoryStatusSummary(enabled: true, database: history.store.databasePath, problem: "\(error)")
+      return HistoryStatusSummary(
+        enabled: true, database: history.store.databasePath, problem: "\(error)")
     }
   }
 
@@ -166,7 +187,9 @@ struct HistoryPage {
 
   /// The answer for the entries read: what fits in a frame, and where to go on.
   func answer(_ entries: [HistoryEntry]) -> HistoryEntriesResponse {
-    .fitting(entries.map(HistoryEntrySummary.init), offset: offset, moreMayFollow: entries.count == fetched && fetched < limit)
+    .fitting(
+      entries.map(HistoryEntrySummary.init), offset: offset,
+      moreMayFollow: entries.count == fetched && fetched < limit)
   }
 }
 
@@ -176,7 +199,8 @@ extension ProtocolFailure {
   init(_ error: HistoryError) {
     switch error {
     case .noSuchEntry: self = .refusal(.notFound, error.description)
-    case .blobUnavailable, .noSuchRepresentation: self = .refusal(.providerFailed, error.description)
+    case .blobUnavailable, .noSuchRepresentation:
+      self = .refusal(.providerFailed, error.description)
     default: self = .refusal(.internal, "the clipboard history failed: \(error)")
     }
   }

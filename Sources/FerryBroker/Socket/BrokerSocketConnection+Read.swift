@@ -35,7 +35,9 @@ extension BrokerSocketConnection {
     }
     // No type asked for: the first item's first stored type, as `pbpaste` without `--type`.
     let asked = wanted.isEmpty ? Array(first.storedTypes.prefix(1)) : wanted
-    guard let choice = board.choice(for: asked) else { throw Self.notAvailable(wanted, offered: board.types, in: board) }
+    guard let choice = board.choice(for: asked) else {
+      throw Self.notAvailable(wanted, offered: board.types, in: board)
+    }
     let payload: PasteboardPayload
     do {
       payload = try await choice.item.payload(for: choice.requested)
@@ -44,15 +46,20 @@ extension BrokerSocketConnection {
     }
     if inPlace, let file = spooledFile(payload) {
       try await sendWhole(
-        ReadResponse(type: choice.served.identifier, requested: choice.requested.identifier, file: file), bytes: nil)
+        ReadResponse(
+          type: choice.served.identifier, requested: choice.requested.identifier, file: file),
+        bytes: nil)
       logger.debug(
         "handed over a spooled file",
-        metadata: ["pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
-                   "bytes": "\(file.size)"])
+        metadata: [
+          "pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
+          "bytes": "\(file.size)",
+        ])
       return
     }
     let source = try await PayloadSource.open(payload, threadPool: context.configuration.threadPool)
-    let answer = ReadResponse(type: choice.served.identifier, requested: choice.requested.identifier)
+    let answer = ReadResponse(
+      type: choice.served.identifier, requested: choice.requested.identifier)
     let sent: Int
     if case .data(let data) = source, data.count <= Self.wholeAnswerLimit {
       try await sendWhole(answer, bytes: data)
@@ -62,12 +69,16 @@ extension BrokerSocketConnection {
       sent = try await stream(source)
     }
     if choice.item.options.contains(.concealed) {
-      logger.debug("served a concealed item", metadata: ["pasteboard": "\(board.name.rawValue)", "bytes": "\(sent)"])
+      logger.debug(
+        "served a concealed item",
+        metadata: ["pasteboard": "\(board.name.rawValue)", "bytes": "\(sent)"])
     } else {
       logger.debug(
         "served",
-        metadata: ["pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
-                   "bytes": "\(sent)"])
+        metadata: [
+          "pasteboard": "\(board.name.rawValue)", "type": "\(choice.served.identifier)",
+          "bytes": "\(sent)",
+        ])
     }
   }
 
@@ -81,7 +92,8 @@ extension BrokerSocketConnection {
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     return FileReference(
-      path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size))
+      path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size)
+    )
   }
 
   /// The largest payload sent in one write with its answer.
@@ -112,7 +124,8 @@ extension BrokerSocketConnection {
       var offset = data.startIndex
       while offset < data.endIndex {
         let end = min(offset + FrameLimits.maxDataBody, data.endIndex)
-        try await outbound.write(data[offset..<end].withUnsafeBytes { ByteBuffer(dataFrameWith: $0) })
+        try await outbound.write(
+          data[offset..<end].withUnsafeBytes { ByteBuffer(dataFrameWith: $0) })
         sent += end - offset
         offset = end
       }
@@ -185,7 +198,8 @@ extension BrokerSocketConnection {
       }
       // The client sends nothing more; the end of its stream ends the watch.
       while let frame = try await nextFrame() {
-        throw ProtocolFailure.fatal(.badRequest, "a \(frame.kind) frame during watch (close the connection to stop)")
+        throw ProtocolFailure.fatal(
+          .badRequest, "a \(frame.kind) frame during watch (close the connection to stop)")
       }
       sink.finish()
       group.cancelAll()
@@ -241,7 +255,8 @@ final class FileChunkReader: Sendable {
     var failure: Errno?
     let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunk) { free in
       do throws(Errno) {
-        return try FileDescriptor(rawValue: descriptor).read(filling: UnsafeMutableRawBufferPointer(rebasing: free[..<chunk]))
+        return try FileDescriptor(rawValue: descriptor).read(
+          filling: UnsafeMutableRawBufferPointer(rebasing: free[..<chunk]))
       } catch {
         failure = error
         return 0

@@ -17,7 +17,8 @@ extension BrokerSocketConnection {
       // Refused before any data was read: say so now, skip the data, and go on.
       try await send(.error, error.body)
       try await discard(representations: request.representations.count)
-      logger.debug("refused a write", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
+      logger.debug(
+        "refused a write", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
       return
     }
     let configuration = context.configuration
@@ -37,7 +38,8 @@ extension BrokerSocketConnection {
             if heldInMemory > configuration.concealedLimit {
               throw ProtocolFailure.fatal(
                 .badRequest,
-                "a concealed item is held in memory only, and this one is larger than \(configuration.concealedLimit >> 20) MiB")
+                "a concealed item is held in memory only, and this one is larger than \(configuration.concealedLimit >> 20) MiB"
+              )
             }
           }
           do {
@@ -48,7 +50,8 @@ extension BrokerSocketConnection {
             logger.error("spooling a copy failed", metadata: ["error": "\(error)"])
             throw ProtocolFailure.fatal(
               .internal,
-              "the broker cannot keep this copy: writing it to its spool failed (\(reason)); the previous item stays")
+              "the broker cannot keep this copy: writing it to its spool failed (\(reason)); the previous item stays"
+            )
           }
         case .end:
           break receiving
@@ -69,13 +72,17 @@ extension BrokerSocketConnection {
     if item.options.contains(.concealed) {
       logger.debug(
         "wrote a concealed item",
-        metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
-                   "bytes": "\(sizes.reduce(0, +))"])
+        metadata: [
+          "pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
+          "bytes": "\(sizes.reduce(0, +))",
+        ])
     } else {
       logger.debug(
         "wrote an item",
-        metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
-                   "types": "\(plan.types.map(\.identifier))", "bytes": "\(sizes)"])
+        metadata: [
+          "pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
+          "types": "\(plan.types.map(\.identifier))", "bytes": "\(sizes)",
+        ])
     }
     await context.configuration.publication(board.name, count)
     try await send(.response, ChangeCountResponse(changeCount: count))
@@ -124,7 +131,9 @@ extension BrokerSocketConnection {
       if let kept = context.configuration.registrations {
         path = try kept.keep(
           contents,
-          as: .init(name: name, commandDirectory: request.directory, allowExampleNamespace: request.allowExampleNamespace ?? false))
+          as: .init(
+            name: name, commandDirectory: request.directory,
+            allowExampleNamespace: request.allowExampleNamespace ?? false))
       } else {
         path = try context.spool.reservedPath(named: name)
         try contents.write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -142,14 +151,17 @@ extension BrokerSocketConnection {
       throw ProtocolFailure.refusal(
         .invalidDeclaration, error.description.replacingOccurrences(of: path, with: name))
     }
-    logger.info("registered a declaration file", metadata: ["name": "\(name)", "problems": "\(problems.count)"])
+    logger.info(
+      "registered a declaration file",
+      metadata: ["name": "\(name)", "problems": "\(problems.count)"])
     try await send(.response, RegisterResponse(problems: problems))
   }
 
   /// A safe file name from a client's: its last path component, unsafe characters replaced.
   static func fileName(_ name: String) -> String {
     let last = name.split(separator: "/").last.map(String.init) ?? ""
-    let safe = String(last.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-+".contains($0)) ? $0 : "_" })
+    let safe = String(
+      last.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-+".contains($0)) ? $0 : "_" })
     return safe.isEmpty || safe.allSatisfy({ $0 == "." }) ? "declaration.json" : safe
   }
 }
@@ -167,7 +179,8 @@ struct WritePlan {
   init(_ request: WriteRequest) throws(ProtocolFailure) {
     pasteboard = try BrokerSocketConnection.pasteboardName(request.pasteboard)
     guard !request.representations.isEmpty else {
-      throw .refusal(.badRequest, "a write needs at least one representation (to empty a pasteboard, use clear)")
+      throw .refusal(
+        .badRequest, "a write needs at least one representation (to empty a pasteboard, use clear)")
     }
     var types: [UTType] = []
     for representation in request.representations {
@@ -188,7 +201,9 @@ struct WritePlan {
     }
     self.options = options
     if let seconds = request.expires {
-      guard seconds.isFinite else { throw .refusal(.badRequest, "expires is not a number of seconds") }
+      guard seconds.isFinite else {
+        throw .refusal(.badRequest, "expires is not a number of seconds")
+      }
       expires = Date(timeIntervalSince1970: seconds)
     }
     inMemoryOnly =

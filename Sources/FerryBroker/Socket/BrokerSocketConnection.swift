@@ -77,13 +77,16 @@ struct BrokerSocketConnection {
         do {
           try await handle(frame)
         } catch let failure as ProtocolFailure where !failure.closesConnection {
-          logger.debug("refused", metadata: ["code": "\(failure.code)", "reason": "\(failure.message)"])
+          logger.debug(
+            "refused", metadata: ["code": "\(failure.code)", "reason": "\(failure.message)"])
           try await send(.error, failure.body)
         }
       }
       logger.debug("client closed the connection")
     } catch let failure as ProtocolFailure {
-      logger.notice("closing the connection", metadata: ["code": "\(failure.code)", "reason": "\(failure.message)"])
+      logger.notice(
+        "closing the connection",
+        metadata: ["code": "\(failure.code)", "reason": "\(failure.message)"])
       await sendFinal(failure.body)
     } catch is ConnectionEnded {
       logger.debug("client closed the connection in the middle of a request")
@@ -108,12 +111,15 @@ struct BrokerSocketConnection {
     guard frame.kind == .request, let hello = try? frame.decodeJSON(HelloRequest.self),
       hello.op == .hello
     else {
-      throw ProtocolFailure.fatal(.badRequest, "the first frame must be REQUEST {\"op\":\"hello\",\"version\":\(WireProtocol.version)}")
+      throw ProtocolFailure.fatal(
+        .badRequest,
+        "the first frame must be REQUEST {\"op\":\"hello\",\"version\":\(WireProtocol.version)}")
     }
     guard hello.version == WireProtocol.version else {
       throw ProtocolFailure.fatal(
         .unsupportedVersion,
-        "protocol version \(hello.version) is not supported; this broker speaks version \(WireProtocol.version)")
+        "protocol version \(hello.version) is not supported; this broker speaks version \(WireProtocol.version)"
+      )
     }
     if let client = hello.client {
       logger[metadataKey: "client"] = "\(client)"
@@ -124,12 +130,14 @@ struct BrokerSocketConnection {
 
   private mutating func handle(_ frame: Frame) async throws {
     guard let head = try? frame.decodeJSON(RequestHead.self) else {
-      throw ProtocolFailure.fatal(.badRequest, "the REQUEST body is not a JSON object with an \"op\"")
+      throw ProtocolFailure.fatal(
+        .badRequest, "the REQUEST body is not a JSON object with an \"op\"")
     }
     guard let op = BrokerOperation(rawValue: head.op) else {
       throw ProtocolFailure.fatal(
         .badRequest,
-        "unknown operation \"\(head.op)\" (known: \(BrokerOperation.allCases.map(\.rawValue).joined(separator: ", ")))")
+        "unknown operation \"\(head.op)\" (known: \(BrokerOperation.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
     }
     switch op {
     case .hello:
@@ -142,16 +150,22 @@ struct BrokerSocketConnection {
     case .register: try await register(try request(RegisterRequest.self, from: frame))
     case .status: try await status()
     case .historyList: try await historyList(try request(HistoryListRequest.self, from: frame))
-    case .historySearch: try await historySearch(try request(HistorySearchRequest.self, from: frame))
+    case .historySearch:
+      try await historySearch(try request(HistorySearchRequest.self, from: frame))
     case .historyShow: try await historyShow(try request(HistoryShowRequest.self, from: frame))
-    case .historyRestore: try await historyRestore(try request(HistoryRestoreRequest.self, from: frame))
-    case .historyDelete: try await historyDelete(try request(HistoryDeleteRequest.self, from: frame))
+    case .historyRestore:
+      try await historyRestore(try request(HistoryRestoreRequest.self, from: frame))
+    case .historyDelete:
+      try await historyDelete(try request(HistoryDeleteRequest.self, from: frame))
     case .historyClear: try await historyClear(try request(HistoryClearRequest.self, from: frame))
-    case .historyPin, .historyUnpin: try await historyPin(try request(HistoryPinRequest.self, from: frame))
+    case .historyPin, .historyUnpin:
+      try await historyPin(try request(HistoryPinRequest.self, from: frame))
     }
   }
 
-  private func request<T: BrokerRequest>(_ type: T.Type, from frame: Frame) throws(ProtocolFailure) -> T {
+  private func request<T: BrokerRequest>(_ type: T.Type, from frame: Frame) throws(ProtocolFailure)
+    -> T
+  {
     do {
       return try frame.decodeJSON(type)
     } catch {
@@ -171,7 +185,9 @@ struct BrokerSocketConnection {
     let board = context.pasteboard(try Self.pasteboardName(name))
     guard await board.settle(within: Self.settleLimit) else {
       throw ProtocolFailure.refusal(
-        .timeout, "the \(board.name.rawValue) pasteboard is still copying a new owner's offer after \(Self.settleLimit)")
+        .timeout,
+        "the \(board.name.rawValue) pasteboard is still copying a new owner's offer after \(Self.settleLimit)"
+      )
     }
     return board
   }
@@ -184,7 +200,8 @@ struct BrokerSocketConnection {
   private func clear(_ request: ClearRequest) async throws {
     let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
     let count = board.clearContents()
-    logger.debug("cleared", metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)"])
+    logger.debug(
+      "cleared", metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)"])
     try await send(.response, ChangeCountResponse(changeCount: count))
   }
 
@@ -267,7 +284,10 @@ struct BrokerSocketConnection {
       let essence = name.split(separator: ";", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces)
       let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
       let token = { (part: Substring) in
-        !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
+        !part.isEmpty
+          && part.unicodeScalars.allSatisfy {
+            $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0)
+          }
       }
       guard parts.count == 2, token(parts[0]), token(parts[1]), let type = UTType(mimeType: name)
       else {
@@ -283,7 +303,8 @@ struct BrokerSocketConnection {
     guard wellFormed else {
       throw .refusal(
         .unknownType,
-        "unknown type \(name): not a type identifier (reverse-DNS, like com.example.profile) or a MIME type")
+        "unknown type \(name): not a type identifier (reverse-DNS, like com.example.profile) or a MIME type"
+      )
     }
     return UTType(importedAs: name)
   }

@@ -25,29 +25,33 @@ extension BrokerSocketServer {
     let admission = context.admission
     do {
       let channel: NIOAsyncChannel<Accepted, Never> = try await ServerBootstrap(
-        group: loop, childGroup: loop)
-        .serverChannelOption(.backlog, value: 128)
-        .serverChannelInitializer { channel in
-          channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(
-              AcceptShedding(listener: socket.descriptor, logger: context.logger))
-          }
+        group: loop, childGroup: loop
+      )
+      .serverChannelOption(.backlog, value: 128)
+      .serverChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.addHandler(
+            AcceptShedding(listener: socket.descriptor, logger: context.logger))
         }
-        // Each connection keeps its receive buffer while it lives: start small (NIO's 2 KiB), so
-        // an idle connection costs little — 64 KiB each made 500 idle connections 32 MiB —
-        // and let a large write grow it by doubling, read after read, up to 1 MiB.
-        .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(
-          minimum: 1024, initial: 2 << 10, maximum: 1 << 20))
-        .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
-        .childChannelOption(.autoRead, value: false)
-        .bind(socket.descriptor) { channel in
-          guard case .admitted(let ticket) = admission.admit(channel) else {
-            return channel.eventLoop.makeSucceededFuture((peer: nil, channel: channel, ticket: nil))
-          }
-          return PeerCredentials.of(channel)
-            .map { peer -> Accepted in (peer: peer, channel: channel, ticket: ticket) }
-            .recover { _ -> Accepted in (peer: nil, channel: channel, ticket: ticket) }
+      }
+      // Each connection keeps its receive buffer while it lives: start small (NIO's 2 KiB), so
+      // an idle connection costs little — 64 KiB each made 500 idle connections 32 MiB —
+      // and let a large write grow it by doubling, read after read, up to 1 MiB.
+      .childChannelOption(
+        .recvAllocator,
+        value: AdaptiveRecvByteBufferAllocator(
+          minimum: 1024, initial: 2 << 10, maximum: 1 << 20)
+      )
+      .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+      .childChannelOption(.autoRead, value: false)
+      .bind(socket.descriptor) { channel in
+        guard case .admitted(let ticket) = admission.admit(channel) else {
+          return channel.eventLoop.makeSucceededFuture((peer: nil, channel: channel, ticket: nil))
         }
+        return PeerCredentials.of(channel)
+          .map { peer -> Accepted in (peer: peer, channel: channel, ticket: ticket) }
+          .recover { _ -> Accepted in (peer: nil, channel: channel, ticket: ticket) }
+      }
       return Listener(channel: channel, identity: socket.identity)
     } catch {
       if ListeningSocket.Identity(path: path) == socket.identity { unlink(path) }
@@ -85,12 +89,15 @@ extension BrokerSocketServer {
       }
       guard let previous else {
         listener.channel.channel.close(promise: nil)
-        if ListeningSocket.Identity(path: location.path) == listener.identity { unlink(location.path) }
+        if ListeningSocket.Identity(path: location.path) == listener.identity {
+          unlink(location.path)
+        }
         return
       }
       newListener.yield(listener.channel)
       previous.channel.channel.close(promise: nil)
-      logger.notice("the socket file was removed; listening again", metadata: ["socket": "\(location.path)"])
+      logger.notice(
+        "the socket file was removed; listening again", metadata: ["socket": "\(location.path)"])
     } catch {
       logger.error(
         "the socket file was removed or replaced, and cannot be made again",

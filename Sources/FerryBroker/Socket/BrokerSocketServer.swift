@@ -112,7 +112,9 @@ public final class BrokerSocketServer: Sendable {
   /// child initializer: NIO drops initializer results that arrive as the listener closes,
   /// and a dropped `NIOAsyncChannel` traps. Reading starts only once the wrapper is in place
   /// (`autoRead` is off until then), so no byte is lost.
-  typealias Accepted = (peer: PeerCredentials?, channel: any Channel, ticket: ConnectionAdmission.Ticket?)
+  typealias Accepted = (
+    peer: PeerCredentials?, channel: any Channel, ticket: ConnectionAdmission.Ticket?
+  )
 
   /// A listening socket and its channel.
   struct Listener {
@@ -141,7 +143,8 @@ public final class BrokerSocketServer: Sendable {
     newListener.yield(listener.channel)
     watch = SocketDirectoryWatch(context.configuration.location)
     if watch == nil {
-      context.logger.notice("cannot watch the socket's directory (inotify); a removed socket file stays removed")
+      context.logger.notice(
+        "cannot watch the socket's directory (inotify); a removed socket file stays removed")
     }
   }
 
@@ -195,7 +198,9 @@ public final class BrokerSocketServer: Sendable {
       let acceptors = Task {
         await withDiscardingTaskGroup { group in
           for await listener in listeners {
-            group.addTask { await Self.accept(from: listener, into: acceptedSink, context: context) }
+            group.addTask {
+              await Self.accept(from: listener, into: acceptedSink, context: context)
+            }
           }
         }
         acceptedSink.finish()

@@ -77,10 +77,13 @@ final class ConnectionAdmission: Sendable {
       return (true, evicted)
     }
     if let evicted {
-      Self.refuse(evicted, "the broker serves \(limit) connections at most; this one waited longest and gave way")
+      Self.refuse(
+        evicted,
+        "the broker serves \(limit) connections at most; this one waited longest and gave way")
     }
     guard admitted else {
-      Self.refuse(channel, "the broker serves \(limit) connections at most, all of them busy; try again")
+      Self.refuse(
+        channel, "the broker serves \(limit) connections at most, all of them busy; try again")
       return .refused
     }
     return .admitted(Ticket(id: id, admission: self))

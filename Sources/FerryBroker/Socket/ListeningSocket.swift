@@ -30,8 +30,11 @@ struct ListeningSocket {
   /// Binds a socket at `path` (which must not exist), makes it 0600 and listens.
   ///
   /// - Throws: ``BrokerSocketServerError``.
-  static func make(at path: String, backlog: Int32) throws(BrokerSocketServerError) -> ListeningSocket {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+  static func make(at path: String, backlog: Int32) throws(BrokerSocketServerError)
+    -> ListeningSocket
+  {
+    let descriptor = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
     guard descriptor >= 0 else { throw .cannotListen(path, reason: describe(errno)) }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)

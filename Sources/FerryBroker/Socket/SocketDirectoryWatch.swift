@@ -29,7 +29,8 @@ final class SocketDirectoryWatch: Sendable {
   private let source: TrackedMutex<(any DispatchSourceRead)?>
   private let continuation: AsyncStream<Void>.Continuation
 
-  private static let mask = UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+  private static let mask = UInt32(
+    IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
   /// Watches the directory of `location`; `nil` when inotify is unavailable (the instance
   /// limit reached, say), in which case nothing is watched.
@@ -76,7 +77,10 @@ final class SocketDirectoryWatch: Sendable {
     var relevant = false
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
-      let count = (try? buffer.withUnsafeMutableBytes { try FileDescriptor(rawValue: descriptor).read(into: $0) }) ?? 0
+      let count =
+        (try? buffer.withUnsafeMutableBytes {
+          try FileDescriptor(rawValue: descriptor).read(into: $0)
+        }) ?? 0
       guard count > 0 else { return relevant }
       buffer.withUnsafeBytes { bytes in
         var offset = 0

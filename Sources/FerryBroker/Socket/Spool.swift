@@ -52,7 +52,9 @@ public final class SpoolDirectory: Sendable {
   /// Where spools live: `$XDG_CACHE_HOME/ferry/spool`, else `$HOME/.cache/ferry/spool`, else
   /// `/tmp/ferry-<uid>/spool`. A cache directory rather than the runtime directory, which is
   /// usually a small RAM-backed file system.
-  public static func defaultParent(environment: [String: String] = ProcessInfo.processInfo.environment)
+  public static func defaultParent(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  )
     -> String
   {
     if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
@@ -196,7 +198,8 @@ public enum SpoolError: Error, Hashable, Sendable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .cannotCreate(let path, _), .notPrivate(let path): return "cannot create \(path): \(reason)"
+    case .cannotCreate(let path, _), .notPrivate(let path):
+      return "cannot create \(path): \(reason)"
     case .writeFailed(let path, _): return "writing \(path) failed: \(reason)"
     }
   }

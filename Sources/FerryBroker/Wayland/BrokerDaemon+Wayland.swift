@@ -3,7 +3,9 @@ import WaylandSelections
 
 extension BrokerDaemon {
   /// Opens the Wayland compositor `name` (a socket name or path) through data-control.
-  static func openWayland(_ name: String, servingStepTimeout: Duration) throws(BackendError) -> any SelectionBackend {
+  static func openWayland(_ name: String, servingStepTimeout: Duration) throws(BackendError)
+    -> any SelectionBackend
+  {
     try WaylandSelectionBackend(socket: name, servingStepTimeout: servingStepTimeout)
   }
 }

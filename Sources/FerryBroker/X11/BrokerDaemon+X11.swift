@@ -7,7 +7,9 @@ extension BrokerDaemon {
   /// - Parameters:
   ///   - servingStepTimeout: How long Ferry, as an owner, waits for each step of a
   ///     requestor's transfer.
-  static func openDisplay(_ name: String, servingStepTimeout: Duration) async throws(BackendError) -> any SelectionBackend {
+  static func openDisplay(_ name: String, servingStepTimeout: Duration) async throws(BackendError)
+    -> any SelectionBackend
+  {
     let backend = try X11SelectionBackend(displayName: name)
     await backend.display.setServingStepTimeout(servingStepTimeout)
     return backend

@@ -27,10 +27,12 @@ extension DisplayServer {
   ) throws -> Bool {
     do {
       _ = try X11Display.readOnce(
-        display: displayName, role.selection, target: "UTF8_STRING", into: .fileDescriptor(descriptor),
+        display: displayName, role.selection, target: "UTF8_STRING",
+        into: .fileDescriptor(descriptor),
         stepTimeout: stepTimeout,
         lostInsideXlib: {
-          let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "pbpaste"
+          let program =
+            CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "pbpaste"
           reportError(program, "the connection to the X display was lost")
           exit(ExitStatus.io.rawValue)
         })

@@ -9,7 +9,8 @@ public enum Termination: Hashable, Sendable {
 
   /// Decodes a status from `waitpid(2)` (`WIFEXITED`, `WEXITSTATUS`, `WTERMSIG`).
   public init(waitStatus status: CInt) {
-    self = cferry_wait_exited(status) != 0
+    self =
+      cferry_wait_exited(status) != 0
       ? .exited(cferry_wait_exit_status(status)) : .signalled(cferry_wait_signal(status))
   }
 }

@@ -11,7 +11,8 @@ public final class ConverterRegistry: Sendable {
   /// The registry every pasteboard uses unless given another.
   public static let shared = ConverterRegistry()
 
-  private let registered = TrackedMutex<(generation: Int, converters: [any PasteboardConverter])>((0, []))
+  private let registered = TrackedMutex<(generation: Int, converters: [any PasteboardConverter])>(
+    (0, []))
   private let spoolDirectory = TrackedMutex<String?>(nil)
 
   /// The converters every registry starts with: text encodings, then file lists.

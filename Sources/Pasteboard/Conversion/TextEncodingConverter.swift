@@ -120,7 +120,9 @@ public struct TextEncodingConverter: PasteboardConverter {
     if let spool, !Self.fitsInMemory(payload) {
       let (url, descriptor) = try spool.makeFile()
       defer { close(descriptor) }
-      let write: (UnsafeRawBufferPointer) throws -> Void = { try FileIO.writeAll($0, to: descriptor) }
+      let write: (UnsafeRawBufferPointer) throws -> Void = {
+        try FileIO.writeAll($0, to: descriptor)
+      }
       do {
         try payload.forEachChunk { try transcoder.feed($0, write) }
         try transcoder.finish(write)
@@ -157,7 +159,8 @@ public enum TextEncodingError: Error, CustomStringConvertible, Sendable {
     switch self {
     case .notLatin1(let scalar, let offset):
       let code = String(scalar.value, radix: 16, uppercase: true)
-      return "the text has characters Latin-1 cannot hold (U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) at character \(offset))"
+      return
+        "the text has characters Latin-1 cannot hold (U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) at character \(offset))"
     case .invalid(let encoding):
       return "the bytes are not valid \(encoding)"
     case .unsupported(let type):

@@ -133,18 +133,24 @@ struct TextTranscoder {
           written += 1
         } else if scalar < 0x800 {
           base.storeBytes(of: UInt8(0xC0 | scalar >> 6), toByteOffset: written, as: UInt8.self)
-          base.storeBytes(of: UInt8(0x80 | scalar & 0x3F), toByteOffset: written + 1, as: UInt8.self)
+          base.storeBytes(
+            of: UInt8(0x80 | scalar & 0x3F), toByteOffset: written + 1, as: UInt8.self)
           written += 2
         } else if scalar < 0x10000 {
           base.storeBytes(of: UInt8(0xE0 | scalar >> 12), toByteOffset: written, as: UInt8.self)
-          base.storeBytes(of: UInt8(0x80 | scalar >> 6 & 0x3F), toByteOffset: written + 1, as: UInt8.self)
-          base.storeBytes(of: UInt8(0x80 | scalar & 0x3F), toByteOffset: written + 2, as: UInt8.self)
+          base.storeBytes(
+            of: UInt8(0x80 | scalar >> 6 & 0x3F), toByteOffset: written + 1, as: UInt8.self)
+          base.storeBytes(
+            of: UInt8(0x80 | scalar & 0x3F), toByteOffset: written + 2, as: UInt8.self)
           written += 3
         } else {
           base.storeBytes(of: UInt8(0xF0 | scalar >> 18), toByteOffset: written, as: UInt8.self)
-          base.storeBytes(of: UInt8(0x80 | scalar >> 12 & 0x3F), toByteOffset: written + 1, as: UInt8.self)
-          base.storeBytes(of: UInt8(0x80 | scalar >> 6 & 0x3F), toByteOffset: written + 2, as: UInt8.self)
-          base.storeBytes(of: UInt8(0x80 | scalar & 0x3F), toByteOffset: written + 3, as: UInt8.self)
+          base.storeBytes(
+            of: UInt8(0x80 | scalar >> 12 & 0x3F), toByteOffset: written + 1, as: UInt8.self)
+          base.storeBytes(
+            of: UInt8(0x80 | scalar >> 6 & 0x3F), toByteOffset: written + 2, as: UInt8.self)
+          base.storeBytes(
+            of: UInt8(0x80 | scalar & 0x3F), toByteOffset: written + 3, as: UInt8.self)
           written += 4
         }
       case .utf16LittleEndian:
@@ -153,8 +159,11 @@ struct TextTranscoder {
           written += 2
         } else {
           let value = scalar - 0x10000
-          base.storeBytes(of: UInt16(0xD800 | value >> 10).littleEndian, toByteOffset: written, as: UInt16.self)
-          base.storeBytes(of: UInt16(0xDC00 | value & 0x3FF).littleEndian, toByteOffset: written + 2, as: UInt16.self)
+          base.storeBytes(
+            of: UInt16(0xD800 | value >> 10).littleEndian, toByteOffset: written, as: UInt16.self)
+          base.storeBytes(
+            of: UInt16(0xDC00 | value & 0x3FF).littleEndian, toByteOffset: written + 2,
+            as: UInt16.self)
           written += 4
         }
       }
@@ -236,7 +245,9 @@ struct TextTranscoder {
   }
 
   /// Writes `scalar` in GTK's lenient `form` at `out`; returns the bytes written (at most 10).
-  private mutating func putEscaped(_ scalar: UInt32, _ form: EscapedTextForm, _ out: UnsafeMutableRawPointer) -> Int {
+  private mutating func putEscaped(
+    _ scalar: UInt32, _ form: EscapedTextForm, _ out: UnsafeMutableRawPointer
+  ) -> Int {
     var count = 0
     func byte(_ value: UInt8) {
       out.storeBytes(of: value, toByteOffset: count, as: UInt8.self)
@@ -270,7 +281,9 @@ struct TextTranscoder {
       }
     }
     // STRING drops control characters but tab (C0, DEL, C1); text/plain keeps C0 and DEL.
-    if form == .latin1, scalar < 0x20 && scalar != 0x09 || (0x7F..<0xA0).contains(scalar) { return 0 }
+    if form == .latin1, scalar < 0x20 && scalar != 0x09 || (0x7F..<0xA0).contains(scalar) {
+      return 0
+    }
     if scalar <= form.largestKept {
       byte(UInt8(scalar))
       return count

@@ -38,7 +38,8 @@ public struct TransferableConverter<Value: Transferable>: PasteboardConverter {
         switch payload {
         case .data(let data): value = try await importer.importing(data, contentType: source)
         case .file(let url):
-          value = try await importer.importing(file: url, contentType: source, allowsOpeningInPlace: false)
+          value = try await importer.importing(
+            file: url, contentType: source, allowsOpeningInPlace: false)
         }
       } catch {
         lastError = error

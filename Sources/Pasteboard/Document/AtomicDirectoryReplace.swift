@@ -164,9 +164,10 @@ enum AtomicDirectoryReplace {
 
   /// `renameat2(2)`'s signature. Glibc declares it only under `_GNU_SOURCE`, which Swift's
   /// Glibc module does not define, and `syscall(2)` is variadic, so it is looked up by name.
-  private typealias RenameAt2 = @convention(c) (
-    Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32
-  ) -> Int32
+  private typealias RenameAt2 =
+    @convention(c) (
+      Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32
+    ) -> Int32
 
   /// The corresponding C constant is `RENAME_EXCHANGE` (`<linux/fs.h>`).
   private static let renameExchange: UInt32 = 1 << 1

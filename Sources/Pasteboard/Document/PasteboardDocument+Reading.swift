@@ -44,7 +44,9 @@ extension PasteboardDocument {
   /// program's type could not be opened in another process.
   private static func documentType(_ identifier: String) -> UTType? {
     if let known = UTType(identifier) { return known }
-    guard identifier.utf8.count <= 255, UTType._isWellFormedIdentifier(identifier) else { return nil }
+    guard identifier.utf8.count <= 255, UTType._isWellFormedIdentifier(identifier) else {
+      return nil
+    }
     return UTType(importedAs: identifier)
   }
 

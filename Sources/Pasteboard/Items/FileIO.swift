@@ -28,14 +28,20 @@ enum FileIO {
     defer { try? source.close() }
     sending: while true {
       do {
-        if try Errno.retryingInterrupts({ sendfile(descriptor, source.rawValue, nil, chunkSize) }) == 0 { return }
+        if try Errno.retryingInterrupts({ sendfile(descriptor, source.rawValue, nil, chunkSize) })
+          == 0
+        {
+          return
+        }
       } catch .invalidArgument, .noFunction {
         break sending
       } catch {
         throw PasteboardError.io("sendfile: \(error)")
       }
     }
-    try mapped { try source.readChunks(path: path, chunkSize: chunkSize) { try writeAll($0, to: descriptor) } }
+    try mapped {
+      try source.readChunks(path: path, chunkSize: chunkSize) { try writeAll($0, to: descriptor) }
+    }
   }
 
   /// Copies the file at `source` to a new file at `destination` without reading it into

@@ -26,7 +26,8 @@ extension PasteboardItem {
         } catch let error as PasteboardError {
           throw error
         } catch {
-          throw PasteboardError.conversionFailed(from: .utf8PlainText, to: .plainText, reason: "\(error)")
+          throw PasteboardError.conversionFailed(
+            from: .utf8PlainText, to: .plainText, reason: "\(error)")
         }
       }
       tasks[form] = task

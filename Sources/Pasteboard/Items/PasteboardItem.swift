@@ -125,10 +125,13 @@ public final class PasteboardItem: Sendable {
     -> PasteboardPayload
   {
     let representation = representations[route.storedIndex]
-    let (task, timeLimit) = produced.withLock { tasks -> (Task<PasteboardPayload, any Error>, Duration?) in
+    let (task, timeLimit) = produced.withLock {
+      tasks -> (Task<PasteboardPayload, any Error>, Duration?) in
       let limit: Duration? =
         route.steps.isEmpty
-        ? { if case .lazy(let limit, _) = representation.provider { return limit } else { return nil } }()
+        ? {
+          if case .lazy(let limit, _) = representation.provider { return limit } else { return nil }
+        }()
         : nil
       if let running = tasks[type] { return (running, limit) }
       // On the production threads whatever the caller prefers: a provider or a conversion
@@ -190,7 +193,8 @@ public final class PasteboardItem: Sendable {
       } catch let error as PasteboardError {
         throw error
       } catch {
-        throw PasteboardError.conversionFailed(from: step.source, to: step.target, reason: "\(error)")
+        throw PasteboardError.conversionFailed(
+          from: step.source, to: step.target, reason: "\(error)")
       }
     }
     return payload

@@ -6,7 +6,9 @@ extension PasteboardPayload {
   /// `size` bytes, never whole; bytes in memory are handed over in place.
   ///
   /// - Throws: ``PasteboardError/io(_:)`` when the file cannot be read, or what `body` throws.
-  func forEachChunk(size: Int = FileIO.chunkSize, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+  func forEachChunk(size: Int = FileIO.chunkSize, _ body: (UnsafeRawBufferPointer) throws -> Void)
+    throws
+  {
     switch self {
     case .data(let data):
       try data.withUnsafeBytes { bytes in

@@ -14,8 +14,11 @@ final class Spool: Sendable {
 
   /// A spool under `parent`, or under the temporary directory when `parent` is `nil`.
   init(parent: String? = nil) {
-    let base = parent.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.temporaryDirectory
-    directory = base.appendingPathComponent("ferry-spool-\(getpid())-\(UUID().uuidString)", isDirectory: true)
+    let base =
+      parent.map { URL(fileURLWithPath: $0, isDirectory: true) }
+      ?? FileManager.default.temporaryDirectory
+    directory = base.appendingPathComponent(
+      "ferry-spool-\(getpid())-\(UUID().uuidString)", isDirectory: true)
   }
 
   /// The directory, created if needed.

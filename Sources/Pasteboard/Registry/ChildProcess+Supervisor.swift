@@ -170,7 +170,8 @@ extension ChildProcess {
           let count = try open.read(into: buffer)
           if count == 0 { break }
           let room = max(0, limit - kept.count)
-          kept.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: min(room, count))
+          kept.append(
+            buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: min(room, count))
           if stopWhenFull && kept.count >= limit { return }
         } catch Errno.wouldBlock {
           return

@@ -124,11 +124,14 @@ enum ChildProcess {
     }
     let (stdinPipe, stdoutPipe, stderrPipe, exitPipe, cancelPipe) =
       (pipes[0], pipes[1], pipes[2], pipes[3], pipes[4])
-    for descriptor in [stdinPipe.writeEnd, stdoutPipe.readEnd, stderrPipe.readEnd, cancelPipe.writeEnd] {
+    for descriptor in [
+      stdinPipe.writeEnd, stdoutPipe.readEnd, stderrPipe.readEnd, cancelPipe.writeEnd,
+    ] {
       try? descriptor.setNonBlocking()
     }
     let launch = ChildLaunch(
-      path: executable, arguments: arguments, environment: ChildLaunch.environment(adding: environment),
+      path: executable, arguments: arguments,
+      environment: ChildLaunch.environment(adding: environment),
       descriptors: [
         .duplicate(stdinPipe.readEnd, as: 0), .duplicate(stdoutPipe.writeEnd, as: 1),
         .duplicate(stderrPipe.writeEnd, as: 2),
@@ -141,7 +144,9 @@ enum ChildProcess {
       closeOpened()
       throw error
     }
-    for descriptor in [stdinPipe.readEnd, stdoutPipe.writeEnd, stderrPipe.writeEnd] { try? descriptor.close() }
+    for descriptor in [stdinPipe.readEnd, stdoutPipe.writeEnd, stderrPipe.writeEnd] {
+      try? descriptor.close()
+    }
     onSpawn(child.rawValue)
 
     let notifyExit = exitPipe.writeEnd
@@ -168,7 +173,9 @@ enum ChildProcess {
     }
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let supervise: @Sendable () -> Void = { continuation.resume(returning: Supervisor(plan).run()) }
+        let supervise: @Sendable () -> Void = {
+          continuation.resume(returning: Supervisor(plan).run())
+        }
         if !DetachedThread.start(name: "ferry-child-io", supervise) { supervise() }
       }
     } onCancel: {

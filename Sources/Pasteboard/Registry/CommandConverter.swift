@@ -115,7 +115,8 @@ public struct CommandConverter: OneWayConverter {
         limits: ChildProcess.Limits(time: timeLimit, outputBytes: maximumOutputBytes),
         onSpawn: onSpawn)
     } catch ChildProcess.LaunchError.inputUnopenable(let path, let error) {
-      throw CommandConverterError(command: command, reason: .inputUnreadable("open \(path): \(error)"))
+      throw CommandConverterError(
+        command: command, reason: .inputUnreadable("open \(path): \(error)"))
     } catch ChildProcess.LaunchError.failed(let call, let error) {
       throw CommandConverterError(command: command, reason: .launchFailed("\(call): \(error)"))
     }

@@ -50,7 +50,9 @@ struct ConverterDeclarationFile {
   ///     directory when `nil`.
   ///   - requiringConversions: Whether a file without `FerryConversions` is an error; when
   ///     not, it is a file of type declarations with no conversions (a directory's).
-  init(path: String, commandDirectory: String? = nil, requiringConversions: Bool = true) throws(PasteboardError) {
+  init(path: String, commandDirectory: String? = nil, requiringConversions: Bool = true)
+    throws(PasteboardError)
+  {
     switch FileBytes.contents(of: path) {
     case .success(let bytes):
       try self.init(
@@ -65,7 +67,9 @@ struct ConverterDeclarationFile {
   ///
   /// - Throws: ``PasteboardError/invalidConverterDeclaration(path:reason:)`` as
   ///   ``init(path:commandDirectory:requiringConversions:)`` does, for all but reading.
-  init(path: String, contents: Data, commandDirectory: String? = nil, requiringConversions: Bool = true)
+  init(
+    path: String, contents: Data, commandDirectory: String? = nil, requiringConversions: Bool = true
+  )
     throws(PasteboardError)
   {
     func invalid(_ reason: String) -> PasteboardError {
@@ -84,7 +88,9 @@ struct ConverterDeclarationFile {
     guard let dictionary = root as? [String: Any] else {
       throw invalid("the top level is not a dictionary")
     }
-    guard let conversions = dictionary[Self.conversionsKey] ?? (requiringConversions ? nil : [Any]()) else {
+    guard
+      let conversions = dictionary[Self.conversionsKey] ?? (requiringConversions ? nil : [Any]())
+    else {
       throw invalid(
         "no \(Self.conversionsKey) array (a file of type declarations alone is loaded with "
           + "UTType.loadDeclarations(from:))")

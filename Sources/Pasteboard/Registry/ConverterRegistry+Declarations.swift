@@ -51,10 +51,12 @@ extension ConverterRegistry {
         let file = path + "/" + name
         do {
           diagnostics += try register(
-            file, allowingExampleNamespace: allowingExampleNamespace, commandDirectory: commandDirectory,
+            file, allowingExampleNamespace: allowingExampleNamespace,
+            commandDirectory: commandDirectory,
             requiringConversions: false)
         } catch {
-          diagnostics.append(UTType.DeclarationDiagnostic(file: file, entry: nil, problem: .malformed("\(error)")))
+          diagnostics.append(
+            UTType.DeclarationDiagnostic(file: file, entry: nil, problem: .malformed("\(error)")))
         }
       }
       return diagnostics
@@ -75,7 +77,8 @@ extension ConverterRegistry {
 
   /// Registers one declaration file (see ``registerDeclarations(from:allowingExampleNamespace:commandDirectory:)``).
   private func register(
-    _ path: String, allowingExampleNamespace: Bool, commandDirectory: String?, requiringConversions: Bool
+    _ path: String, allowingExampleNamespace: Bool, commandDirectory: String?,
+    requiringConversions: Bool
   ) throws -> [UTType.DeclarationDiagnostic] {
     let file = try ConverterDeclarationFile(
       path: path, commandDirectory: commandDirectory, requiringConversions: requiringConversions)

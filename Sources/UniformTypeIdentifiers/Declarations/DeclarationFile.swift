@@ -67,7 +67,8 @@ struct DeclarationFile {
 
   private mutating func readEntry(_ element: Any, entry: String, isExported: Bool) {
     guard let fields = element as? [String: Any] else {
-      diagnostics.append(.init(file: path, entry: entry, problem: .malformed("is not a dictionary")))
+      diagnostics.append(
+        .init(file: path, entry: entry, problem: .malformed("is not a dictionary")))
       return
     }
     guard let identifier = fields["UTTypeIdentifier"] as? String, !identifier.isEmpty else {
@@ -86,7 +87,9 @@ struct DeclarationFile {
       declaration.conformsTo =
         (fields["UTTypeConformsTo"] as? [Any])?.compactMap { $0 as? String } ?? []
       diagnostics.append(
-        .init(file: path, entry: label, problem: .malformed("UTTypeConformsTo is not a list of strings")))
+        .init(
+          file: path, entry: label, problem: .malformed("UTTypeConformsTo is not a list of strings")
+        ))
     }
     declaration.description = fields["UTTypeDescription"] as? String
     declaration.referenceURL = fields["UTTypeReferenceURL"] as? String
@@ -98,7 +101,9 @@ struct DeclarationFile {
     if let specification = fields["UTTypeTagSpecification"] {
       guard let tags = specification as? [String: Any] else {
         diagnostics.append(
-          .init(file: path, entry: label, problem: .malformed("UTTypeTagSpecification is not a dictionary")))
+          .init(
+            file: path, entry: label,
+            problem: .malformed("UTTypeTagSpecification is not a dictionary")))
         return
       }
       for (tagClass, value) in tags.sorted(by: { $0.key < $1.key }) {
@@ -111,7 +116,8 @@ struct DeclarationFile {
           let strings = (value as? [Any])?.compactMap { $0 as? String } ?? []
           if !strings.isEmpty { declaration.tags[UTTagClass(rawValue: tagClass)] = strings }
           diagnostics.append(
-            .init(file: path, entry: label, problem: .malformed("tags of \(tagClass) are not strings")))
+            .init(
+              file: path, entry: label, problem: .malformed("tags of \(tagClass) are not strings")))
         }
       }
     }
@@ -122,7 +128,8 @@ struct DeclarationFile {
     do {
       return try PropertyTree.parse(contents)
     } catch {
-      throw ParseError(description: "bad \(PropertyTree.isJSON(contents) ? "JSON" : "property list"): \(error)")
+      throw ParseError(
+        description: "bad \(PropertyTree.isJSON(contents) ? "JSON" : "property list"): \(error)")
     }
   }
 

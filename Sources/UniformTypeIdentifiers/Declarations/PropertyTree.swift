@@ -71,7 +71,8 @@ package enum PropertyTree {
     let line = before.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
     let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
-    return offset >= bytes.count ? "at the end (line \(line))" : "around line \(line), column \(column)"
+    return offset >= bytes.count
+      ? "at the end (line \(line))" : "around line \(line), column \(column)"
   }
 
   /// Reads `contents` as a property list.
@@ -107,8 +108,12 @@ package enum PropertyTree {
     func enter() -> String? {
       let depth = depth.add(1, ordering: .relaxed).newValue
       let values = values.add(1, ordering: .relaxed).newValue
-      if depth > PropertyTree.maximumDepth { return "nested more than \(PropertyTree.maximumDepth) levels deep" }
-      if values > PropertyTree.maximumValues { return "more than \(PropertyTree.maximumValues) values" }
+      if depth > PropertyTree.maximumDepth {
+        return "nested more than \(PropertyTree.maximumDepth) levels deep"
+      }
+      if values > PropertyTree.maximumValues {
+        return "more than \(PropertyTree.maximumValues) values"
+      }
       return nil
     }
 
@@ -164,7 +169,9 @@ package enum PropertyTree {
     private init(reading decoder: any Decoder) throws {
       if let object = try? decoder.container(keyedBy: Key.self) {
         var members: [String: Any] = [:]
-        for key in object.allKeys { members[key.stringValue] = try object.decode(Node.self, forKey: key).value }
+        for key in object.allKeys {
+          members[key.stringValue] = try object.decode(Node.self, forKey: key).value
+        }
         value = members
         return
       }
@@ -212,7 +219,10 @@ package enum PropertyTree {
         case let data as Data: try single.encode(data)
         default:
           throw EncodingError.invalidValue(
-            value, .init(codingPath: encoder.codingPath, debugDescription: "not a JSON or property-list value"))
+            value,
+            .init(
+              codingPath: encoder.codingPath, debugDescription: "not a JSON or property-list value")
+          )
         }
       }
     }

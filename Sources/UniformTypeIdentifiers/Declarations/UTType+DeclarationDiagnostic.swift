@@ -67,7 +67,8 @@ extension UTType {
       case .unknownParent(let identifier, let parent):
         return "\(place): '\(identifier)' conforms to '\(parent)', which nothing declares yet"
       case .conformanceCycle(let cycle):
-        return "\(place): conformance cycle \(cycle.joined(separator: " → ")); last conformance dropped"
+        return
+          "\(place): conformance cycle \(cycle.joined(separator: " → ")); last conformance dropped"
       }
     }
   }

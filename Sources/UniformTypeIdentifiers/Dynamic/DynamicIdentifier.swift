@@ -141,7 +141,8 @@ enum DynamicIdentifier {
 
     /// Appends ASCII `separator` as is.
     mutating func append(_ separator: StaticString) {
-      let bytes = UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount)
+      let bytes = UnsafeBufferPointer(
+        start: separator.utf8Start, count: separator.utf8CodeUnitCount)
       for byte in bytes {
         buffer[count] = byte
         count += 1

@@ -93,7 +93,8 @@ package enum MIMEMagic {
     while index < bytes.count {
       guard bytes[index] == UInt8(ascii: "[") else { break }
       index += 1
-      guard let priority = readNumber(), index < bytes.count, bytes[index] == UInt8(ascii: ":") else { break }
+      guard let priority = readNumber(), index < bytes.count, bytes[index] == UInt8(ascii: ":")
+      else { break }
       index += 1
       let start = index
       while index < bytes.count, bytes[index] != UInt8(ascii: "]") { index += 1 }
@@ -115,7 +116,8 @@ package enum MIMEMagic {
         let indent = readNumber() ?? 0
         guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { return sections }
         index += 1
-        guard let offset = readNumber(), index + 2 < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+        guard let offset = readNumber(), index + 2 < bytes.count, bytes[index] == UInt8(ascii: "=")
+        else {
           return sections
         }
         let length = Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
@@ -143,7 +145,8 @@ package enum MIMEMagic {
         }
         index += 1
         pop(to: indent)
-        stack.append((indent, Match(offset: offset, range: range, value: value, mask: mask, children: [])))
+        stack.append(
+          (indent, Match(offset: offset, range: range, value: value, mask: mask, children: [])))
       }
       pop(to: 0)
       sections.append(Section(priority: priority, mimeType: mimeType, matches: roots))

@@ -137,10 +137,12 @@ package struct SharedMIMEDatabase: Sendable {
       }
       let declaration = TypeDeclaration(
         identifier: identifier,
-        conformsTo: explicitParents + Self.mediaParents(of: mimeType, hasExplicit: !explicitParents.isEmpty),
+        conformsTo: explicitParents
+          + Self.mediaParents(of: mimeType, hasExplicit: !explicitParents.isEmpty),
         tags: tags, mimeCommentSource: mimeType)
       entries.append(
-        TypeCatalog.Entry(declaration: declaration, layer: .mimeDatabase, extensionWeights: weights))
+        TypeCatalog.Entry(declaration: declaration, layer: .mimeDatabase, extensionWeights: weights)
+      )
     }
   }
 
@@ -217,7 +219,9 @@ private struct RawDatabase {
       guard pattern.starts(with: [UInt8(ascii: "*"), UInt8(ascii: ".")]) else { continue }
       let ext = pattern.dropFirst(2)
       guard !ext.isEmpty,
-        !ext.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "[") })
+        !ext.contains(where: {
+          $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "[")
+        })
       else { continue }
       let name = string(fields[1])
       let normalized = TagNormalization.asciiLowercased(String(decoding: ext, as: UTF8.self))

@@ -250,8 +250,11 @@ private struct ClosureBuilder {
     while let next = stack.popLast() {
       guard visited.insert(next).inserted else { continue }
       if let baseRecord = base.records[next] {
-        if baseRecord.systemIndex >= 0 { result.system.insert(baseRecord.systemIndex) }
-        else { result.other.insert(next) }
+        if baseRecord.systemIndex >= 0 {
+          result.system.insert(baseRecord.systemIndex)
+        } else {
+          result.other.insert(next)
+        }
         result.system.formUnion(baseRecord.systemAncestors)
         result.other.formUnion(baseRecord.otherAncestorKeys)
         continue

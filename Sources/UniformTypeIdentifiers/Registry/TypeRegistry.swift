@@ -145,7 +145,8 @@ package final class TypeRegistry: Sendable {
     let entries =
       declared.map { TypeCatalog.Entry(declaration: $0.declaration, layer: $0.layer) }
       + (mime?.entries ?? [])
-    let overlay = TypeCatalog.build(entries: entries, additions: mime?.additions ?? [], over: system)
+    let overlay = TypeCatalog.build(
+      entries: entries, additions: mime?.additions ?? [], over: system)
     state.withLock {
       $0.overlay = overlay
       if let loaded { $0.mime = loaded }
@@ -256,7 +257,8 @@ package final class TypeRegistry: Sendable {
   func declareInCode(identifier: String, parent: String?, exported: Bool) {
     let key = TypeIdentifier.key(identifier)
     guard TypeIdentifier.isValid(identifier), system.records[key] == nil else { return }
-    if let namespace = TypeIdentifier.reservedNamespace(of: identifier), namespace != "com.example" {
+    if let namespace = TypeIdentifier.reservedNamespace(of: identifier), namespace != "com.example"
+    {
       return
     }
     let layer: DeclarationLayer = exported ? .exportedCode : .importedCode
@@ -302,7 +304,8 @@ package final class TypeRegistry: Sendable {
       let paths = Set(files.map(\.path))
       return state.withLock { state in
         Array(state.diagnostics[before...])
-          + undeclaredParents(of: state.declared.filter { $0.file.map(paths.contains) ?? false },
+          + undeclaredParents(
+            of: state.declared.filter { $0.file.map(paths.contains) ?? false },
             in: state.overlay)
       }
     }

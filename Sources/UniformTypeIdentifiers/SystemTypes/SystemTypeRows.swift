@@ -6,184 +6,742 @@ extension SystemTypeTable {
   /// constant, Apple's declarations without a constant, then Ferry's desktop types;
   /// conformance closures resolved.
   static let rows: [Row] = [
-    Row("public.item", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "item"),
-    Row("public.content", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "content"),
-    Row("public.composite-content", parents: ["public.content"], ancestors: SystemTypeSet(0x2, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "content"),
-    Row("public.disk-image", parents: ["public.archive"], ancestors: SystemTypeSet(0x0, 0x4000000000000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "disk image"),
-    Row("public.data", parents: ["public.item"], ancestors: SystemTypeSet(0x1, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["application/octet-stream"], x11Targets: [], description: "data"),
-    Row("public.directory", parents: ["public.item"], ancestors: SystemTypeSet(0x1, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "directory"),
-    Row("com.apple.resolvable", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "resolvable"),
-    Row("public.symlink", parents: ["public.item", "com.apple.resolvable"], ancestors: SystemTypeSet(0x41, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "symbolic link"),
-    Row("public.executable", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "executable"),
-    Row("com.apple.mount-point", parents: ["public.item", "com.apple.resolvable"], ancestors: SystemTypeSet(0x41, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "mount point"),
-    Row("com.apple.alias-file", parents: ["public.data", "com.apple.resolvable"], ancestors: SystemTypeSet(0x51, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "alias"),
-    Row("com.apple.bookmark", parents: ["public.data", "com.apple.resolvable"], ancestors: SystemTypeSet(0x51, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "bookmark"),
-    Row("public.url", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "URL"),
-    Row("public.file-url", parents: ["public.url"], ancestors: SystemTypeSet(0x1011, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "file URL"),
-    Row("public.text", parents: ["public.data", "public.content"], ancestors: SystemTypeSet(0x13, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "text"),
-    Row("public.plain-text", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["txt", "text"], mimeTypes: ["text/plain"], x11Targets: ["text/plain"], description: "plain text"),
-    Row("public.utf8-plain-text", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["text/plain;charset=utf-8", "text/plain;charset=\"utf-8\""], x11Targets: ["UTF8_STRING", "text/plain;charset=utf-8"], description: "UTF-8 plain text"),
-    Row("public.utf16-external-plain-text", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "UTF-16 plain text (BOM or big-endian)"),
-    Row("public.utf16-plain-text", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["text/plain;charset=utf-16", "text/plain;charset=\"utf-16\""], x11Targets: [], description: "UTF-16 plain text (native byte order)"),
-    Row("public.delimited-values-text", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "delimited text values"),
-    Row("public.comma-separated-values-text", parents: ["public.plain-text", "public.delimited-values-text"], ancestors: SystemTypeSet(0x8c013, 0x0, 0x0, 0x0), extensions: ["csv"], mimeTypes: ["text/csv", "text/comma-separated-values"], x11Targets: [], description: "comma-separated values"),
-    Row("public.tab-separated-values-text", parents: ["public.plain-text", "public.delimited-values-text"], ancestors: SystemTypeSet(0x8c013, 0x0, 0x0, 0x0), extensions: ["tsv"], mimeTypes: ["text/tab-separated-values"], x11Targets: [], description: "tab-separated values"),
-    Row("public.utf8-tab-separated-values-text", parents: ["public.tab-separated-values-text", "public.utf8-plain-text"], ancestors: SystemTypeSet(0x29c013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "UTF-8 tab-separated values"),
-    Row("public.rtf", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["rtf"], mimeTypes: ["text/rtf"], x11Targets: [], description: "rich text (RTF)"),
-    Row("public.html", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["html", "htm", "shtml", "shtm"], mimeTypes: ["text/html"], x11Targets: [], description: "HTML text"),
-    Row("public.xml", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["xml"], mimeTypes: ["application/xml", "text/xml"], x11Targets: [], description: "XML text"),
-    Row("public.yaml", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["yml", "yaml"], mimeTypes: ["application/x-yaml"], x11Targets: [], description: "YAML"),
-    Row("public.css", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["css"], mimeTypes: ["text/css"], x11Targets: [], description: "CSS"),
-    Row("public.source-code", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "source code"),
-    Row("public.assembly-source", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["s"], mimeTypes: [], x11Targets: [], description: "assembly source code"),
-    Row("public.c-source", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["c"], mimeTypes: [], x11Targets: [], description: "C source code"),
-    Row("public.objective-c-source", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["m"], mimeTypes: [], x11Targets: [], description: "Objective-C source code"),
-    Row("public.swift-source", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["swift"], mimeTypes: [], x11Targets: [], description: "Swift Source Code"),
-    Row("public.c-plus-plus-source", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["cp", "cpp", "c++", "cc", "cxx"], mimeTypes: [], x11Targets: [], description: "C++ source code"),
-    Row("public.objective-c-plus-plus-source", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["mm"], mimeTypes: [], x11Targets: [], description: "Objective-C++ source code"),
-    Row("public.c-header", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["h"], mimeTypes: [], x11Targets: [], description: "C header code"),
-    Row("public.c-plus-plus-header", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: ["hh", "hp", "hpp", "hxx", "h++", "ipp"], mimeTypes: [], x11Targets: [], description: "C++ header code"),
-    Row("public.script", parents: ["public.source-code"], ancestors: SystemTypeSet(0x1000c013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "script"),
-    Row("com.apple.applescript.text", parents: ["public.script"], ancestors: SystemTypeSet(0x201000c013, 0x0, 0x0, 0x0), extensions: ["applescript"], mimeTypes: [], x11Targets: [], description: "AppleScript text"),
-    Row("com.apple.applescript.script", parents: ["public.data", "public.script"], ancestors: SystemTypeSet(0x201000c013, 0x0, 0x0, 0x0), extensions: ["scpt"], mimeTypes: [], x11Targets: [], description: "AppleScript"),
-    Row("com.apple.applescript.script-bundle", parents: ["com.apple.bundle", "com.apple.package"], ancestors: SystemTypeSet(0x21, 0x6000000000, 0x0, 0x0), extensions: ["scptd"], mimeTypes: [], x11Targets: [], description: "Script bundle"),
-    Row("com.netscape.javascript-source", parents: ["public.script", "public.executable"], ancestors: SystemTypeSet(0x201000c113, 0x0, 0x0, 0x0), extensions: ["js", "jscript", "javascript", "mjs"], mimeTypes: ["text/javascript"], x11Targets: [], description: "JavaScript"),
-    Row("public.shell-script", parents: ["public.script"], ancestors: SystemTypeSet(0x201000c013, 0x0, 0x0, 0x0), extensions: ["sh"], mimeTypes: [], x11Targets: [], description: "shell script"),
-    Row("public.perl-script", parents: ["public.shell-script"], ancestors: SystemTypeSet(0x4201000c013, 0x0, 0x0, 0x0), extensions: ["pl", "pm"], mimeTypes: ["text/x-perl-script"], x11Targets: [], description: "Perl script"),
-    Row("public.python-script", parents: ["public.shell-script"], ancestors: SystemTypeSet(0x4201000c013, 0x0, 0x0, 0x0), extensions: ["py"], mimeTypes: ["text/x-python-script"], x11Targets: [], description: "Python script"),
-    Row("public.ruby-script", parents: ["public.shell-script"], ancestors: SystemTypeSet(0x4201000c013, 0x0, 0x0, 0x0), extensions: ["rb", "rbw"], mimeTypes: ["text/x-ruby-script"], x11Targets: [], description: "Ruby script"),
-    Row("public.php-script", parents: ["public.shell-script"], ancestors: SystemTypeSet(0x4201000c013, 0x0, 0x0, 0x0), extensions: ["php", "php3", "php4", "ph3", "ph4", "phtml"], mimeTypes: ["text/php", "text/x-php-script", "application/php"], x11Targets: [], description: "PHP script"),
-    Row("public.make-source", parents: ["public.script"], ancestors: SystemTypeSet(0x201000c013, 0x0, 0x0, 0x0), extensions: ["make", "mak", "gmk", "mk"], mimeTypes: [], x11Targets: [], description: "Makefile"),
-    Row("public.json", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["json"], mimeTypes: ["application/json"], x11Targets: [], description: "JSON"),
-    Row("com.apple.property-list", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: ["plist"], mimeTypes: [], x11Targets: [], description: "property list"),
-    Row("com.apple.xml-property-list", parents: ["public.xml", "com.apple.property-list"], ancestors: SystemTypeSet(0x2000002004013, 0x0, 0x0, 0x0), extensions: ["plist"], mimeTypes: [], x11Targets: [], description: "XML property list"),
-    Row("com.apple.binary-property-list", parents: ["com.apple.property-list"], ancestors: SystemTypeSet(0x2000000000011, 0x0, 0x0, 0x0), extensions: ["plist"], mimeTypes: [], x11Targets: [], description: "binary property list"),
-    Row("com.adobe.pdf", parents: ["public.data", "public.composite-content"], ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["pdf"], mimeTypes: ["application/pdf"], x11Targets: [], description: "PDF document"),
-    Row("com.apple.rtfd", parents: ["com.apple.package", "public.composite-content"], ancestors: SystemTypeSet(0x27, 0x2000000000, 0x0, 0x0), extensions: ["rtfd"], mimeTypes: [], x11Targets: [], description: "rich text with attachments (RTFD)"),
-    Row("com.apple.flat-rtfd", parents: ["public.data", "public.composite-content"], ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "rich text with attachments (RTFD) data"),
-    Row("com.apple.webarchive", parents: ["public.data", "public.composite-content"], ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["webarchive"], mimeTypes: ["application/x-webarchive"], x11Targets: [], description: "web archive"),
-    Row("public.image", parents: ["public.data", "public.content"], ancestors: SystemTypeSet(0x13, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "image"),
-    Row("public.jpeg", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["jpeg", "jpg", "jpe"], mimeTypes: ["image/jpeg", "image/jpg"], x11Targets: [], description: "JPEG image"),
-    Row("public.tiff", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["tiff", "tif"], mimeTypes: ["image/tiff"], x11Targets: [], description: "TIFF image"),
-    Row("com.compuserve.gif", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["gif"], mimeTypes: ["image/gif"], x11Targets: [], description: "GIF image"),
-    Row("public.png", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["png"], mimeTypes: ["image/png"], x11Targets: [], description: "PNG image"),
-    Row("com.apple.icns", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["icns"], mimeTypes: [], x11Targets: [], description: "Apple icon image"),
-    Row("com.microsoft.bmp", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["bmp", "dib"], mimeTypes: ["image/bmp"], x11Targets: [], description: "Windows BMP image"),
-    Row("com.microsoft.ico", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["ico"], mimeTypes: ["image/vnd.microsoft.icon"], x11Targets: [], description: "Windows icon image"),
-    Row("public.camera-raw-image", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "camera raw image"),
-    Row("public.svg-image", parents: ["public.image", "public.xml"], ancestors: SystemTypeSet(0x100000002004013, 0x0, 0x0, 0x0), extensions: ["svg", "svgz"], mimeTypes: ["image/svg+xml"], x11Targets: [], description: "SVG image"),
-    Row("com.apple.live-photo", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Live Photo"),
-    Row("public.heif", parents: ["public.heif-standard"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x2000, 0x0), extensions: ["heif", "hif"], mimeTypes: ["image/heif"], x11Targets: [], description: "HEIF image"),
-    Row("public.heic", parents: ["public.heif-standard"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x2000, 0x0), extensions: ["heic"], mimeTypes: ["image/heic"], x11Targets: [], description: "HEIC image"),
-    Row("public.heics", parents: ["public.heif-standard"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x2000, 0x0), extensions: ["heics"], mimeTypes: ["image/heic-sequence"], x11Targets: [], description: "HEIF Image Sequence"),
-    Row("org.webmproject.webp", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["webp"], mimeTypes: ["image/webp"], x11Targets: [], description: "WebP Image"),
-    Row("com.ilm.openexr-image", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["exr"], mimeTypes: [], x11Targets: [], description: "OpenEXR image"),
-    Row("com.adobe.raw-image", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["dng"], mimeTypes: ["image/x-adobe-dng"], x11Targets: [], description: "DNG raw image"),
-    Row("public.jpeg-xl", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: ["jxl"], mimeTypes: ["image/jxl"], x11Targets: [], description: "JPEG XL image"),
-    Row("public.3d-content", parents: ["public.content"], ancestors: SystemTypeSet(0x2, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "3D Content"),
-    Row("com.pixar.universal-scene-description", parents: ["public.3d-content", "public.data"], ancestors: SystemTypeSet(0x13, 0x400, 0x0, 0x0), extensions: ["usd", "usda", "usdc"], mimeTypes: [], x11Targets: [], description: "Universal Scene Description"),
-    Row("com.pixar.universal-scene-description-mobile", parents: ["public.3d-content", "public.data"], ancestors: SystemTypeSet(0x13, 0x400, 0x0, 0x0), extensions: ["usdz"], mimeTypes: ["model/vnd.usdz+zip"], x11Targets: [], description: "Universal Scene Description Package"),
-    Row("com.apple.reality", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: ["reality"], mimeTypes: ["model/vnd.reality"], x11Targets: [], description: "Reality File"),
-    Row("com.apple.scenekit.scene", parents: ["public.data", "public.3d-content"], ancestors: SystemTypeSet(0x13, 0x400, 0x0, 0x0), extensions: ["scn", "scnz"], mimeTypes: [], x11Targets: [], description: "SceneKit serialized format"),
-    Row("com.apple.arobject", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: ["arobject"], mimeTypes: [], x11Targets: [], description: "AR Reference Object"),
-    Row("public.audiovisual-content", parents: ["public.data", "public.content"], ancestors: SystemTypeSet(0x13, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "audiovisual content"),
-    Row("public.movie", parents: ["public.audiovisual-content"], ancestors: SystemTypeSet(0x13, 0x10000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "movie"),
-    Row("public.video", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "video"),
-    Row("public.audio", parents: ["public.audiovisual-content"], ancestors: SystemTypeSet(0x13, 0x10000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "audio"),
-    Row("com.apple.quicktime-movie", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: ["mov", "qt"], mimeTypes: ["video/quicktime"], x11Targets: [], description: "QuickTime movie"),
-    Row("public.mpeg", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: ["mpg", "mpeg", "mpe", "m75", "m15"], mimeTypes: ["video/mpeg", "video/mpg", "video/x-mpeg", "video/x-mpg"], x11Targets: [], description: "MPEG movie"),
-    Row("public.mpeg-2-video", parents: ["public.video"], ancestors: SystemTypeSet(0x13, 0x70000, 0x0, 0x0), extensions: ["m2v"], mimeTypes: ["video/mpeg2", "video/mpeg2-video"], x11Targets: [], description: "MPEG-2 video"),
-    Row("public.mpeg-2-transport-stream", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: ["ts"], mimeTypes: [], x11Targets: [], description: "MPEG-2 Transport Stream"),
-    Row("public.mp3", parents: ["public.audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["mp3", "mpga"], mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mpg", "audio/mp3", "audio/x-mpeg", "audio/x-mpeg3", "audio/x-mpg", "audio/x-mp3"], x11Targets: [], description: "MP3 audio"),
-    Row("public.mpeg-4", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: ["mp4", "mpg4"], mimeTypes: ["video/mp4", "video/mp4v-es"], x11Targets: [], description: "MPEG-4 movie"),
-    Row("public.mpeg-4-audio", parents: ["public.audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["mp4", "mpg4"], mimeTypes: ["audio/mp4", "audio/mp4a-latm"], x11Targets: [], description: "MPEG-4 audio"),
-    Row("com.apple.protected-mpeg-4-audio", parents: ["public.audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["m4p"], mimeTypes: [], x11Targets: [], description: "protected MPEG-4 audio"),
-    Row("com.apple.protected-mpeg-4-video", parents: ["com.apple.m4v-video"], ancestors: SystemTypeSet(0x13, 0x2030000, 0x8000, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "protected MPEG-4 movie"),
-    Row("public.avi", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: ["avi", "vfw"], mimeTypes: ["video/avi", "video/msvideo", "video/x-msvideo"], x11Targets: [], description: "AVI movie"),
-    Row("public.aiff-audio", parents: ["public.aifc-audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x4000, 0x0), extensions: ["aiff", "aif"], mimeTypes: ["audio/aiff", "audio/x-aiff"], x11Targets: [], description: "AIFF audio"),
-    Row("com.microsoft.waveform-audio", parents: ["public.audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["wav", "wave", "bwf"], mimeTypes: ["audio/vnd.wave", "audio/wav", "audio/wave", "audio/x-wav"], x11Targets: [], description: "Waveform audio"),
-    Row("public.midi-audio", parents: ["public.audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["midi", "mid", "smf", "kar"], mimeTypes: ["audio/midi", "audio/x-midi"], x11Targets: [], description: "MIDI audio"),
-    Row("public.playlist", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "playlist"),
-    Row("public.m3u-playlist", parents: ["public.plain-text", "public.playlist"], ancestors: SystemTypeSet(0xc013, 0x200000000, 0x0, 0x0), extensions: ["m3u", "m3u8"], mimeTypes: ["audio/mpegurl", "application/vnd.apple.mpegurl", "audio/x-mpegurl"], x11Targets: [], description: "M3U Playlist"),
-    Row("public.folder", parents: ["public.directory"], ancestors: SystemTypeSet(0x21, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "folder"),
-    Row("public.volume", parents: ["public.folder"], ancestors: SystemTypeSet(0x21, 0x800000000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "volume"),
-    Row("com.apple.package", parents: ["public.directory"], ancestors: SystemTypeSet(0x21, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Package"),
-    Row("com.apple.bundle", parents: ["public.directory"], ancestors: SystemTypeSet(0x21, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "bundle"),
-    Row("com.apple.plugin", parents: ["com.apple.bundle", "com.apple.package"], ancestors: SystemTypeSet(0x21, 0x6000000000, 0x0, 0x0), extensions: ["plugin"], mimeTypes: [], x11Targets: [], description: "plug-in"),
-    Row("com.apple.metadata-importer", parents: ["com.apple.plugin"], ancestors: SystemTypeSet(0x21, 0xe000000000, 0x0, 0x0), extensions: ["mdimporter"], mimeTypes: [], x11Targets: [], description: "Spotlight importer"),
-    Row("com.apple.quicklook-generator", parents: ["com.apple.plugin"], ancestors: SystemTypeSet(0x21, 0xe000000000, 0x0, 0x0), extensions: ["qlgenerator"], mimeTypes: [], x11Targets: [], description: "QuickLook preview generator"),
-    Row("com.apple.xpc-service", parents: ["com.apple.bundle", "com.apple.package"], ancestors: SystemTypeSet(0x21, 0x6000000000, 0x0, 0x0), extensions: ["xpc"], mimeTypes: [], x11Targets: [], description: "XPC Service"),
-    Row("com.apple.framework", parents: ["com.apple.bundle"], ancestors: SystemTypeSet(0x21, 0x4000000000, 0x0, 0x0), extensions: ["framework"], mimeTypes: [], x11Targets: [], description: "framework"),
-    Row("com.apple.application", parents: ["public.executable"], ancestors: SystemTypeSet(0x100, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "application"),
-    Row("com.apple.application-bundle", parents: ["com.apple.application", "com.apple.localizable-name-bundle", "com.apple.package"], ancestors: SystemTypeSet(0x121, 0x106000000000, 0x20000, 0x0), extensions: ["app"], mimeTypes: [], x11Targets: [], description: "application bundle"),
-    Row("com.apple.application-and-system-extension", parents: ["com.apple.xpc-service"], ancestors: SystemTypeSet(0x21, 0x46000000000, 0x0, 0x0), extensions: ["appex"], mimeTypes: [], x11Targets: [], description: "Application and System Extension"),
-    Row("public.unix-executable", parents: ["public.data", "public.executable"], ancestors: SystemTypeSet(0x111, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Unix executable"),
-    Row("com.microsoft.windows-executable", parents: ["public.data", "public.executable"], ancestors: SystemTypeSet(0x111, 0x0, 0x0, 0x0), extensions: ["exe"], mimeTypes: ["application/x-msdownload"], x11Targets: [], description: "Microsoft Windows application"),
-    Row("com.apple.systempreference.prefpane", parents: ["com.apple.package", "com.apple.bundle"], ancestors: SystemTypeSet(0x21, 0x6000000000, 0x0, 0x0), extensions: ["prefPane"], mimeTypes: [], x11Targets: [], description: "System Preference pane"),
-    Row("public.archive", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "file archive"),
-    Row("org.gnu.gnu-zip-archive", parents: ["public.data", "public.archive"], ancestors: SystemTypeSet(0x11, 0x4000000000000, 0x0, 0x0), extensions: ["gz", "gzip"], mimeTypes: ["application/x-gzip", "application/gzip"], x11Targets: [], description: "GZip archive"),
-    Row("public.bzip2-archive", parents: ["public.data", "public.archive"], ancestors: SystemTypeSet(0x11, 0x4000000000000, 0x0, 0x0), extensions: ["bz2", "bz"], mimeTypes: ["application/x-bzip2", "application/x-bzip", "application/bzip2", "application/bzip", "application/x-bz2"], x11Targets: [], description: "Bzip2 archive"),
-    Row("public.zip-archive", parents: ["com.pkware.zip-archive"], ancestors: SystemTypeSet(0x11, 0x4000000000000, 0x80000, 0x0), extensions: ["zip"], mimeTypes: ["application/zip", "application/x-zip-compressed"], x11Targets: [], description: "Zip archive"),
-    Row("com.apple.archive", parents: ["public.data", "public.archive"], ancestors: SystemTypeSet(0x11, 0x4000000000000, 0x0, 0x0), extensions: ["aar", "yaa"], mimeTypes: [], x11Targets: [], description: "Apple Archive"),
-    Row("public.tar-archive", parents: ["org.gnu.gnu-tar-archive"], ancestors: SystemTypeSet(0x11, 0x4000000000000, 0x40000, 0x0), extensions: ["tar"], mimeTypes: ["application/x-tar", "application/tar"], x11Targets: [], description: "tar archive"),
-    Row("public.spreadsheet", parents: ["public.content"], ancestors: SystemTypeSet(0x2, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Spreadsheet"),
-    Row("public.presentation", parents: ["public.composite-content"], ancestors: SystemTypeSet(0x6, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "presentation"),
-    Row("public.database", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "database"),
-    Row("public.message", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "message"),
-    Row("public.contact", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "contact information"),
-    Row("public.vcard", parents: ["public.text", "public.contact"], ancestors: SystemTypeSet(0x4013, 0x1000000000000000, 0x0, 0x0), extensions: ["vcf", "vcard"], mimeTypes: ["text/vcard", "text/directory", "text/x-vcard"], x11Targets: [], description: "electronic business card"),
-    Row("public.to-do-item", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "to-do item"),
-    Row("public.calendar-event", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "calendar event"),
-    Row("public.email-message", parents: ["public.message"], ancestors: SystemTypeSet(0x0, 0x800000000000000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "email message"),
-    Row("com.apple.internet-location", parents: ["public.stored-url", "public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x10000, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "internet location"),
-    Row("com.microsoft.internet-shortcut", parents: ["public.stored-url", "public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x10000, 0x0), extensions: ["url"], mimeTypes: [], x11Targets: [], description: "Windows Internet shortcut"),
-    Row("public.font", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "font"),
-    Row("public.bookmark", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Bookmark"),
-    Row("com.rsa.pkcs-12", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: ["p12", "pfx"], mimeTypes: ["application/x-pkcs12"], x11Targets: [], description: "personal information exchange (PKCS#12)"),
-    Row("public.x509-certificate", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: ["cer", "der", "crt", "pem"], mimeTypes: ["application/x-x509-ca-cert"], x11Targets: [], description: "certificate (X.509)"),
-    Row("org.idpf.epub-container", parents: ["public.data", "public.composite-content"], ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["epub"], mimeTypes: ["application/epub+zip"], x11Targets: [], description: "EPUB publication"),
-    Row("public.log", parents: ["public.item"], ancestors: SystemTypeSet(0x1, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Log file"),
-    Row("com.apple.haptics.ahap", parents: ["public.haptics-content", "public.json"], ancestors: SystemTypeSet(0x1000000004013, 0x0, 0x100000, 0x0), extensions: ["ahap"], mimeTypes: [], x11Targets: [], description: "Apple Haptics Audio Pattern"),
-    Row("public.geojson", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: ["geojson"], mimeTypes: ["application/geo+json"], x11Targets: [], description: "GeoJSON data"),
-    Row("com.apple.linkpresentation.metadata", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "LinkPresentation metadata"),
-    Row("net.daringfireball.markdown", parents: ["public.utf8-plain-text"], ancestors: SystemTypeSet(0x1c013, 0x0, 0x0, 0x0), extensions: ["md", "markdown"], mimeTypes: ["text/markdown"], x11Targets: [], description: "Markdown document"),
-    Row("public.heif-standard", parents: ["public.image"], ancestors: SystemTypeSet(0x100000000000013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "HEIF standard image"),
-    Row("public.aifc-audio", parents: ["public.audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["aifc"], mimeTypes: [], x11Targets: [], description: "AIFF-C audio"),
-    Row("com.apple.m4v-video", parents: ["public.mpeg-4"], ancestors: SystemTypeSet(0x13, 0x2030000, 0x0, 0x0), extensions: ["m4v"], mimeTypes: ["video/x-m4v"], x11Targets: [], description: "MPEG-4 video (M4V)"),
-    Row("public.stored-url", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "stored URL"),
-    Row("com.apple.localizable-name-bundle", parents: ["com.apple.bundle"], ancestors: SystemTypeSet(0x21, 0x4000000000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "localizable name bundle"),
-    Row("org.gnu.gnu-tar-archive", parents: ["public.data", "public.archive"], ancestors: SystemTypeSet(0x11, 0x4000000000000, 0x0, 0x0), extensions: ["gtar"], mimeTypes: ["application/x-gtar"], x11Targets: [], description: "GNU tar archive"),
-    Row("com.pkware.zip-archive", parents: ["public.data", "public.archive"], ancestors: SystemTypeSet(0x11, 0x4000000000000, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "zip archive"),
-    Row("public.haptics-content", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "haptics content"),
-    Row("com.apple.log", parents: ["public.plain-text", "public.log"], ancestors: SystemTypeSet(0xc013, 0x0, 0x100, 0x0), extensions: ["log"], mimeTypes: ["text/x-log"], x11Targets: [], description: "log file"),
-    Row("public.xhtml", parents: ["public.xml"], ancestors: SystemTypeSet(0x2004013, 0x0, 0x0, 0x0), extensions: ["xhtml", "xhtm", "xht"], mimeTypes: ["application/xhtml+xml"], x11Targets: [], description: "XHTML"),
-    Row("org.openxmlformats.openxml", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Office Open XML"),
-    Row("org.openxmlformats.wordprocessingml.document", parents: ["org.openxmlformats.openxml", "public.composite-content"], ancestors: SystemTypeSet(0x17, 0x0, 0x800000, 0x0), extensions: ["docx"], mimeTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"], x11Targets: [], description: "Office Open XML word processing document"),
-    Row("org.openxmlformats.spreadsheetml.sheet", parents: ["org.openxmlformats.openxml", "public.composite-content", "public.spreadsheet"], ancestors: SystemTypeSet(0x17, 0x100000000000000, 0x800000, 0x0), extensions: ["xlsx"], mimeTypes: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"], x11Targets: [], description: "Office Open XML spreadsheet"),
-    Row("org.openxmlformats.presentationml.presentation", parents: ["org.openxmlformats.openxml", "public.presentation"], ancestors: SystemTypeSet(0x17, 0x200000000000000, 0x800000, 0x0), extensions: ["pptx"], mimeTypes: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"], x11Targets: [], description: "Office Open XML presentation"),
-    Row("com.microsoft.word.doc", parents: ["public.data", "public.composite-content"], ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["doc"], mimeTypes: ["application/msword"], x11Targets: [], description: "Microsoft Word 97-2004 document"),
-    Row("com.microsoft.excel.xls", parents: ["public.data", "public.composite-content", "public.spreadsheet"], ancestors: SystemTypeSet(0x17, 0x100000000000000, 0x0, 0x0), extensions: ["xls"], mimeTypes: ["application/vnd.ms-excel", "application/msexcel"], x11Targets: [], description: "Microsoft Excel 97-2004 worksheet"),
-    Row("com.microsoft.powerpoint.ppt", parents: ["public.data", "public.presentation"], ancestors: SystemTypeSet(0x17, 0x200000000000000, 0x0, 0x0), extensions: ["ppt"], mimeTypes: ["application/vnd.ms-powerpoint", "application/mspowerpoint"], x11Targets: [], description: "Microsoft PowerPoint 97-2004 presentation"),
-    Row("org.oasis-open.opendocument", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "Open Document"),
-    Row("org.oasis-open.opendocument.text", parents: ["org.oasis-open.opendocument", "public.composite-content"], ancestors: SystemTypeSet(0x17, 0x0, 0x40000000, 0x0), extensions: ["odt"], mimeTypes: ["application/vnd.oasis.opendocument.text"], x11Targets: [], description: "Open Document text"),
-    Row("org.oasis-open.opendocument.spreadsheet", parents: ["org.oasis-open.opendocument", "public.composite-content", "public.spreadsheet"], ancestors: SystemTypeSet(0x17, 0x100000000000000, 0x40000000, 0x0), extensions: ["ods"], mimeTypes: ["application/vnd.oasis.opendocument.spreadsheet"], x11Targets: [], description: "Open Document spreadsheet"),
-    Row("org.oasis-open.opendocument.presentation", parents: ["org.oasis-open.opendocument", "public.composite-content", "public.presentation"], ancestors: SystemTypeSet(0x17, 0x200000000000000, 0x40000000, 0x0), extensions: ["odp"], mimeTypes: ["application/vnd.oasis.opendocument.presentation"], x11Targets: [], description: "Open Document presentation"),
-    Row("public.truetype-font", parents: ["public.font"], ancestors: SystemTypeSet(0x11, 0x0, 0x8, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "TrueType font"),
-    Row("public.truetype-ttf-font", parents: ["public.truetype-font"], ancestors: SystemTypeSet(0x11, 0x0, 0x400000008, 0x0), extensions: ["ttf"], mimeTypes: ["font/ttf"], x11Targets: [], description: "TrueType OpenType font"),
-    Row("public.opentype-font", parents: ["public.font"], ancestors: SystemTypeSet(0x11, 0x0, 0x8, 0x0), extensions: ["otf"], mimeTypes: ["font/otf"], x11Targets: [], description: "PostScript OpenType font"),
-    Row("com.apple.m4a-audio", parents: ["public.mpeg-4-audio"], ancestors: SystemTypeSet(0x13, 0x4090000, 0x0, 0x0), extensions: ["m4a"], mimeTypes: ["audio/x-m4a"], x11Targets: [], description: "Apple MPEG-4 audio"),
-    Row("com.apple.ical.ics", parents: ["public.text", "public.item", "public.calendar-event"], ancestors: SystemTypeSet(0x4013, 0x8000000000000000, 0x0, 0x0), extensions: ["ics"], mimeTypes: ["text/calendar"], x11Targets: [], description: "ICS File"),
-    Row("org.x.string", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["text/plain;charset=iso-8859-1", "text/plain;charset=latin1"], x11Targets: ["STRING"], description: "Latin-1 text (X11 STRING)"),
-    Row("org.x.text", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: ["TEXT"], description: "text in the owner's encoding (X11 TEXT)"),
-    Row("org.x.compound-text", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: ["COMPOUND_TEXT"], description: "X11 compound text"),
-    Row("org.freedesktop.uri-list", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["text/uri-list"], x11Targets: [], description: "URI list"),
-    Row("org.gnome.copied-files", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["x-special/gnome-copied-files"], x11Targets: [], description: "copied or cut files (GNOME)"),
-    Row("org.kde.cut-selection", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["application/x-kde-cutselection"], x11Targets: [], description: "cut marker (KDE)"),
-    Row("org.kde.password-manager-hint", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["application/x-kde-passwordmanagerhint"], x11Targets: ["x-kde-passwordManagerHint"], description: "password manager hint (KDE)"),
-    Row("org.nspasteboard.ConcealedType", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "concealed content marker"),
-    Row("org.nspasteboard.TransientType", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "transient content marker"),
-    Row("org.nspasteboard.AutoGeneratedType", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "generated content marker"),
-    Row("org.nspasteboard.source", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [], description: "originating application"),
+    Row(
+      "public.item", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "item"),
+    Row(
+      "public.content", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "content"),
+    Row(
+      "public.composite-content", parents: ["public.content"],
+      ancestors: SystemTypeSet(0x2, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "content"),
+    Row(
+      "public.disk-image", parents: ["public.archive"],
+      ancestors: SystemTypeSet(0x0, 0x4_0000_0000_0000, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "disk image"),
+    Row(
+      "public.data", parents: ["public.item"], ancestors: SystemTypeSet(0x1, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: ["application/octet-stream"], x11Targets: [], description: "data"),
+    Row(
+      "public.directory", parents: ["public.item"], ancestors: SystemTypeSet(0x1, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "directory"),
+    Row(
+      "com.apple.resolvable", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "resolvable"),
+    Row(
+      "public.symlink", parents: ["public.item", "com.apple.resolvable"],
+      ancestors: SystemTypeSet(0x41, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "symbolic link"),
+    Row(
+      "public.executable", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "executable"),
+    Row(
+      "com.apple.mount-point", parents: ["public.item", "com.apple.resolvable"],
+      ancestors: SystemTypeSet(0x41, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "mount point"),
+    Row(
+      "com.apple.alias-file", parents: ["public.data", "com.apple.resolvable"],
+      ancestors: SystemTypeSet(0x51, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "alias"),
+    Row(
+      "com.apple.bookmark", parents: ["public.data", "com.apple.resolvable"],
+      ancestors: SystemTypeSet(0x51, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "bookmark"),
+    Row(
+      "public.url", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "URL"),
+    Row(
+      "public.file-url", parents: ["public.url"], ancestors: SystemTypeSet(0x1011, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "file URL"),
+    Row(
+      "public.text", parents: ["public.data", "public.content"],
+      ancestors: SystemTypeSet(0x13, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "text"),
+    Row(
+      "public.plain-text", parents: ["public.text"],
+      ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: ["txt", "text"],
+      mimeTypes: ["text/plain"], x11Targets: ["text/plain"], description: "plain text"),
+    Row(
+      "public.utf8-plain-text", parents: ["public.plain-text"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: ["text/plain;charset=utf-8", "text/plain;charset=\"utf-8\""],
+      x11Targets: ["UTF8_STRING", "text/plain;charset=utf-8"], description: "UTF-8 plain text"),
+    Row(
+      "public.utf16-external-plain-text", parents: ["public.plain-text"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "UTF-16 plain text (BOM or big-endian)"),
+    Row(
+      "public.utf16-plain-text", parents: ["public.plain-text"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: ["text/plain;charset=utf-16", "text/plain;charset=\"utf-16\""], x11Targets: [],
+      description: "UTF-16 plain text (native byte order)"),
+    Row(
+      "public.delimited-values-text", parents: ["public.text"],
+      ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "delimited text values"),
+    Row(
+      "public.comma-separated-values-text",
+      parents: ["public.plain-text", "public.delimited-values-text"],
+      ancestors: SystemTypeSet(0x8c013, 0x0, 0x0, 0x0), extensions: ["csv"],
+      mimeTypes: ["text/csv", "text/comma-separated-values"], x11Targets: [],
+      description: "comma-separated values"),
+    Row(
+      "public.tab-separated-values-text",
+      parents: ["public.plain-text", "public.delimited-values-text"],
+      ancestors: SystemTypeSet(0x8c013, 0x0, 0x0, 0x0), extensions: ["tsv"],
+      mimeTypes: ["text/tab-separated-values"], x11Targets: [], description: "tab-separated values"),
+    Row(
+      "public.utf8-tab-separated-values-text",
+      parents: ["public.tab-separated-values-text", "public.utf8-plain-text"],
+      ancestors: SystemTypeSet(0x29c013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "UTF-8 tab-separated values"),
+    Row(
+      "public.rtf", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0),
+      extensions: ["rtf"], mimeTypes: ["text/rtf"], x11Targets: [], description: "rich text (RTF)"),
+    Row(
+      "public.html", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0),
+      extensions: ["html", "htm", "shtml", "shtm"], mimeTypes: ["text/html"], x11Targets: [],
+      description: "HTML text"),
+    Row(
+      "public.xml", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0),
+      extensions: ["xml"], mimeTypes: ["application/xml", "text/xml"], x11Targets: [],
+      description: "XML text"),
+    Row(
+      "public.yaml", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0),
+      extensions: ["yml", "yaml"], mimeTypes: ["application/x-yaml"], x11Targets: [],
+      description: "YAML"),
+    Row(
+      "public.css", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0),
+      extensions: ["css"], mimeTypes: ["text/css"], x11Targets: [], description: "CSS"),
+    Row(
+      "public.source-code", parents: ["public.plain-text"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "source code"),
+    Row(
+      "public.assembly-source", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0), extensions: ["s"], mimeTypes: [],
+      x11Targets: [], description: "assembly source code"),
+    Row(
+      "public.c-source", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0), extensions: ["c"], mimeTypes: [],
+      x11Targets: [], description: "C source code"),
+    Row(
+      "public.objective-c-source", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0), extensions: ["m"], mimeTypes: [],
+      x11Targets: [], description: "Objective-C source code"),
+    Row(
+      "public.swift-source", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0), extensions: ["swift"], mimeTypes: [],
+      x11Targets: [], description: "Swift Source Code"),
+    Row(
+      "public.c-plus-plus-source", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0),
+      extensions: ["cp", "cpp", "c++", "cc", "cxx"], mimeTypes: [], x11Targets: [],
+      description: "C++ source code"),
+    Row(
+      "public.objective-c-plus-plus-source", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0), extensions: ["mm"], mimeTypes: [],
+      x11Targets: [], description: "Objective-C++ source code"),
+    Row(
+      "public.c-header", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0), extensions: ["h"], mimeTypes: [],
+      x11Targets: [], description: "C header code"),
+    Row(
+      "public.c-plus-plus-header", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0),
+      extensions: ["hh", "hp", "hpp", "hxx", "h++", "ipp"], mimeTypes: [], x11Targets: [],
+      description: "C++ header code"),
+    Row(
+      "public.script", parents: ["public.source-code"],
+      ancestors: SystemTypeSet(0x1000_c013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "script"),
+    Row(
+      "com.apple.applescript.text", parents: ["public.script"],
+      ancestors: SystemTypeSet(0x20_1000_c013, 0x0, 0x0, 0x0), extensions: ["applescript"],
+      mimeTypes: [], x11Targets: [], description: "AppleScript text"),
+    Row(
+      "com.apple.applescript.script", parents: ["public.data", "public.script"],
+      ancestors: SystemTypeSet(0x20_1000_c013, 0x0, 0x0, 0x0), extensions: ["scpt"], mimeTypes: [],
+      x11Targets: [], description: "AppleScript"),
+    Row(
+      "com.apple.applescript.script-bundle", parents: ["com.apple.bundle", "com.apple.package"],
+      ancestors: SystemTypeSet(0x21, 0x60_0000_0000, 0x0, 0x0), extensions: ["scptd"],
+      mimeTypes: [], x11Targets: [], description: "Script bundle"),
+    Row(
+      "com.netscape.javascript-source", parents: ["public.script", "public.executable"],
+      ancestors: SystemTypeSet(0x20_1000_c113, 0x0, 0x0, 0x0),
+      extensions: ["js", "jscript", "javascript", "mjs"], mimeTypes: ["text/javascript"],
+      x11Targets: [], description: "JavaScript"),
+    Row(
+      "public.shell-script", parents: ["public.script"],
+      ancestors: SystemTypeSet(0x20_1000_c013, 0x0, 0x0, 0x0), extensions: ["sh"], mimeTypes: [],
+      x11Targets: [], description: "shell script"),
+    Row(
+      "public.perl-script", parents: ["public.shell-script"],
+      ancestors: SystemTypeSet(0x420_1000_c013, 0x0, 0x0, 0x0), extensions: ["pl", "pm"],
+      mimeTypes: ["text/x-perl-script"], x11Targets: [], description: "Perl script"),
+    Row(
+      "public.python-script", parents: ["public.shell-script"],
+      ancestors: SystemTypeSet(0x420_1000_c013, 0x0, 0x0, 0x0), extensions: ["py"],
+      mimeTypes: ["text/x-python-script"], x11Targets: [], description: "Python script"),
+    Row(
+      "public.ruby-script", parents: ["public.shell-script"],
+      ancestors: SystemTypeSet(0x420_1000_c013, 0x0, 0x0, 0x0), extensions: ["rb", "rbw"],
+      mimeTypes: ["text/x-ruby-script"], x11Targets: [], description: "Ruby script"),
+    Row(
+      "public.php-script", parents: ["public.shell-script"],
+      ancestors: SystemTypeSet(0x420_1000_c013, 0x0, 0x0, 0x0),
+      extensions: ["php", "php3", "php4", "ph3", "ph4", "phtml"],
+      mimeTypes: ["text/php", "text/x-php-script", "application/php"], x11Targets: [],
+      description: "PHP script"),
+    Row(
+      "public.make-source", parents: ["public.script"],
+      ancestors: SystemTypeSet(0x20_1000_c013, 0x0, 0x0, 0x0),
+      extensions: ["make", "mak", "gmk", "mk"], mimeTypes: [], x11Targets: [],
+      description: "Makefile"),
+    Row(
+      "public.json", parents: ["public.text"], ancestors: SystemTypeSet(0x4013, 0x0, 0x0, 0x0),
+      extensions: ["json"], mimeTypes: ["application/json"], x11Targets: [], description: "JSON"),
+    Row(
+      "com.apple.property-list", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: ["plist"], mimeTypes: [],
+      x11Targets: [], description: "property list"),
+    Row(
+      "com.apple.xml-property-list", parents: ["public.xml", "com.apple.property-list"],
+      ancestors: SystemTypeSet(0x2_0000_0200_4013, 0x0, 0x0, 0x0), extensions: ["plist"],
+      mimeTypes: [], x11Targets: [], description: "XML property list"),
+    Row(
+      "com.apple.binary-property-list", parents: ["com.apple.property-list"],
+      ancestors: SystemTypeSet(0x2_0000_0000_0011, 0x0, 0x0, 0x0), extensions: ["plist"],
+      mimeTypes: [], x11Targets: [], description: "binary property list"),
+    Row(
+      "com.adobe.pdf", parents: ["public.data", "public.composite-content"],
+      ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["pdf"],
+      mimeTypes: ["application/pdf"], x11Targets: [], description: "PDF document"),
+    Row(
+      "com.apple.rtfd", parents: ["com.apple.package", "public.composite-content"],
+      ancestors: SystemTypeSet(0x27, 0x20_0000_0000, 0x0, 0x0), extensions: ["rtfd"], mimeTypes: [],
+      x11Targets: [], description: "rich text with attachments (RTFD)"),
+    Row(
+      "com.apple.flat-rtfd", parents: ["public.data", "public.composite-content"],
+      ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "rich text with attachments (RTFD) data"),
+    Row(
+      "com.apple.webarchive", parents: ["public.data", "public.composite-content"],
+      ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["webarchive"],
+      mimeTypes: ["application/x-webarchive"], x11Targets: [], description: "web archive"),
+    Row(
+      "public.image", parents: ["public.data", "public.content"],
+      ancestors: SystemTypeSet(0x13, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "image"),
+    Row(
+      "public.jpeg", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0),
+      extensions: ["jpeg", "jpg", "jpe"], mimeTypes: ["image/jpeg", "image/jpg"], x11Targets: [],
+      description: "JPEG image"),
+    Row(
+      "public.tiff", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["tiff", "tif"],
+      mimeTypes: ["image/tiff"], x11Targets: [], description: "TIFF image"),
+    Row(
+      "com.compuserve.gif", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["gif"],
+      mimeTypes: ["image/gif"], x11Targets: [], description: "GIF image"),
+    Row(
+      "public.png", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["png"],
+      mimeTypes: ["image/png"], x11Targets: [], description: "PNG image"),
+    Row(
+      "com.apple.icns", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["icns"],
+      mimeTypes: [], x11Targets: [], description: "Apple icon image"),
+    Row(
+      "com.microsoft.bmp", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["bmp", "dib"],
+      mimeTypes: ["image/bmp"], x11Targets: [], description: "Windows BMP image"),
+    Row(
+      "com.microsoft.ico", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["ico"],
+      mimeTypes: ["image/vnd.microsoft.icon"], x11Targets: [], description: "Windows icon image"),
+    Row(
+      "public.camera-raw-image", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "camera raw image"),
+    Row(
+      "public.svg-image", parents: ["public.image", "public.xml"],
+      ancestors: SystemTypeSet(0x100_0000_0200_4013, 0x0, 0x0, 0x0), extensions: ["svg", "svgz"],
+      mimeTypes: ["image/svg+xml"], x11Targets: [], description: "SVG image"),
+    Row(
+      "com.apple.live-photo", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "Live Photo"),
+    Row(
+      "public.heif", parents: ["public.heif-standard"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x2000, 0x0),
+      extensions: ["heif", "hif"], mimeTypes: ["image/heif"], x11Targets: [],
+      description: "HEIF image"),
+    Row(
+      "public.heic", parents: ["public.heif-standard"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x2000, 0x0), extensions: ["heic"],
+      mimeTypes: ["image/heic"], x11Targets: [], description: "HEIC image"),
+    Row(
+      "public.heics", parents: ["public.heif-standard"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x2000, 0x0), extensions: ["heics"],
+      mimeTypes: ["image/heic-sequence"], x11Targets: [], description: "HEIF Image Sequence"),
+    Row(
+      "org.webmproject.webp", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["webp"],
+      mimeTypes: ["image/webp"], x11Targets: [], description: "WebP Image"),
+    Row(
+      "com.ilm.openexr-image", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["exr"],
+      mimeTypes: [], x11Targets: [], description: "OpenEXR image"),
+    Row(
+      "com.adobe.raw-image", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["dng"],
+      mimeTypes: ["image/x-adobe-dng"], x11Targets: [], description: "DNG raw image"),
+    Row(
+      "public.jpeg-xl", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: ["jxl"],
+      mimeTypes: ["image/jxl"], x11Targets: [], description: "JPEG XL image"),
+    Row(
+      "public.3d-content", parents: ["public.content"],
+      ancestors: SystemTypeSet(0x2, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "3D Content"),
+    Row(
+      "com.pixar.universal-scene-description", parents: ["public.3d-content", "public.data"],
+      ancestors: SystemTypeSet(0x13, 0x400, 0x0, 0x0), extensions: ["usd", "usda", "usdc"],
+      mimeTypes: [], x11Targets: [], description: "Universal Scene Description"),
+    Row(
+      "com.pixar.universal-scene-description-mobile",
+      parents: ["public.3d-content", "public.data"],
+      ancestors: SystemTypeSet(0x13, 0x400, 0x0, 0x0), extensions: ["usdz"],
+      mimeTypes: ["model/vnd.usdz+zip"], x11Targets: [],
+      description: "Universal Scene Description Package"),
+    Row(
+      "com.apple.reality", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0),
+      extensions: ["reality"], mimeTypes: ["model/vnd.reality"], x11Targets: [],
+      description: "Reality File"),
+    Row(
+      "com.apple.scenekit.scene", parents: ["public.data", "public.3d-content"],
+      ancestors: SystemTypeSet(0x13, 0x400, 0x0, 0x0), extensions: ["scn", "scnz"], mimeTypes: [],
+      x11Targets: [], description: "SceneKit serialized format"),
+    Row(
+      "com.apple.arobject", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0),
+      extensions: ["arobject"], mimeTypes: [], x11Targets: [], description: "AR Reference Object"),
+    Row(
+      "public.audiovisual-content", parents: ["public.data", "public.content"],
+      ancestors: SystemTypeSet(0x13, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "audiovisual content"),
+    Row(
+      "public.movie", parents: ["public.audiovisual-content"],
+      ancestors: SystemTypeSet(0x13, 0x10000, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "movie"),
+    Row(
+      "public.video", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "video"),
+    Row(
+      "public.audio", parents: ["public.audiovisual-content"],
+      ancestors: SystemTypeSet(0x13, 0x10000, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "audio"),
+    Row(
+      "com.apple.quicktime-movie", parents: ["public.movie"],
+      ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: ["mov", "qt"],
+      mimeTypes: ["video/quicktime"], x11Targets: [], description: "QuickTime movie"),
+    Row(
+      "public.mpeg", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0),
+      extensions: ["mpg", "mpeg", "mpe", "m75", "m15"],
+      mimeTypes: ["video/mpeg", "video/mpg", "video/x-mpeg", "video/x-mpg"], x11Targets: [],
+      description: "MPEG movie"),
+    Row(
+      "public.mpeg-2-video", parents: ["public.video"],
+      ancestors: SystemTypeSet(0x13, 0x70000, 0x0, 0x0), extensions: ["m2v"],
+      mimeTypes: ["video/mpeg2", "video/mpeg2-video"], x11Targets: [], description: "MPEG-2 video"),
+    Row(
+      "public.mpeg-2-transport-stream", parents: ["public.movie"],
+      ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0), extensions: ["ts"], mimeTypes: [],
+      x11Targets: [], description: "MPEG-2 Transport Stream"),
+    Row(
+      "public.mp3", parents: ["public.audio"], ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0),
+      extensions: ["mp3", "mpga"],
+      mimeTypes: [
+        "audio/mpeg", "audio/mpeg3", "audio/mpg", "audio/mp3", "audio/x-mpeg", "audio/x-mpeg3",
+        "audio/x-mpg", "audio/x-mp3",
+      ], x11Targets: [], description: "MP3 audio"),
+    Row(
+      "public.mpeg-4", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0),
+      extensions: ["mp4", "mpg4"], mimeTypes: ["video/mp4", "video/mp4v-es"], x11Targets: [],
+      description: "MPEG-4 movie"),
+    Row(
+      "public.mpeg-4-audio", parents: ["public.audio"],
+      ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["mp4", "mpg4"],
+      mimeTypes: ["audio/mp4", "audio/mp4a-latm"], x11Targets: [], description: "MPEG-4 audio"),
+    Row(
+      "com.apple.protected-mpeg-4-audio", parents: ["public.audio"],
+      ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["m4p"], mimeTypes: [],
+      x11Targets: [], description: "protected MPEG-4 audio"),
+    Row(
+      "com.apple.protected-mpeg-4-video", parents: ["com.apple.m4v-video"],
+      ancestors: SystemTypeSet(0x13, 0x2030000, 0x8000, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "protected MPEG-4 movie"),
+    Row(
+      "public.avi", parents: ["public.movie"], ancestors: SystemTypeSet(0x13, 0x30000, 0x0, 0x0),
+      extensions: ["avi", "vfw"], mimeTypes: ["video/avi", "video/msvideo", "video/x-msvideo"],
+      x11Targets: [], description: "AVI movie"),
+    Row(
+      "public.aiff-audio", parents: ["public.aifc-audio"],
+      ancestors: SystemTypeSet(0x13, 0x90000, 0x4000, 0x0), extensions: ["aiff", "aif"],
+      mimeTypes: ["audio/aiff", "audio/x-aiff"], x11Targets: [], description: "AIFF audio"),
+    Row(
+      "com.microsoft.waveform-audio", parents: ["public.audio"],
+      ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["wav", "wave", "bwf"],
+      mimeTypes: ["audio/vnd.wave", "audio/wav", "audio/wave", "audio/x-wav"], x11Targets: [],
+      description: "Waveform audio"),
+    Row(
+      "public.midi-audio", parents: ["public.audio"],
+      ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["midi", "mid", "smf", "kar"],
+      mimeTypes: ["audio/midi", "audio/x-midi"], x11Targets: [], description: "MIDI audio"),
+    Row(
+      "public.playlist", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "playlist"),
+    Row(
+      "public.m3u-playlist", parents: ["public.plain-text", "public.playlist"],
+      ancestors: SystemTypeSet(0xc013, 0x2_0000_0000, 0x0, 0x0), extensions: ["m3u", "m3u8"],
+      mimeTypes: ["audio/mpegurl", "application/vnd.apple.mpegurl", "audio/x-mpegurl"],
+      x11Targets: [], description: "M3U Playlist"),
+    Row(
+      "public.folder", parents: ["public.directory"], ancestors: SystemTypeSet(0x21, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "folder"),
+    Row(
+      "public.volume", parents: ["public.folder"],
+      ancestors: SystemTypeSet(0x21, 0x8_0000_0000, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "volume"),
+    Row(
+      "com.apple.package", parents: ["public.directory"],
+      ancestors: SystemTypeSet(0x21, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "Package"),
+    Row(
+      "com.apple.bundle", parents: ["public.directory"],
+      ancestors: SystemTypeSet(0x21, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "bundle"),
+    Row(
+      "com.apple.plugin", parents: ["com.apple.bundle", "com.apple.package"],
+      ancestors: SystemTypeSet(0x21, 0x60_0000_0000, 0x0, 0x0), extensions: ["plugin"],
+      mimeTypes: [], x11Targets: [], description: "plug-in"),
+    Row(
+      "com.apple.metadata-importer", parents: ["com.apple.plugin"],
+      ancestors: SystemTypeSet(0x21, 0xe0_0000_0000, 0x0, 0x0), extensions: ["mdimporter"],
+      mimeTypes: [], x11Targets: [], description: "Spotlight importer"),
+    Row(
+      "com.apple.quicklook-generator", parents: ["com.apple.plugin"],
+      ancestors: SystemTypeSet(0x21, 0xe0_0000_0000, 0x0, 0x0), extensions: ["qlgenerator"],
+      mimeTypes: [], x11Targets: [], description: "QuickLook preview generator"),
+    Row(
+      "com.apple.xpc-service", parents: ["com.apple.bundle", "com.apple.package"],
+      ancestors: SystemTypeSet(0x21, 0x60_0000_0000, 0x0, 0x0), extensions: ["xpc"], mimeTypes: [],
+      x11Targets: [], description: "XPC Service"),
+    Row(
+      "com.apple.framework", parents: ["com.apple.bundle"],
+      ancestors: SystemTypeSet(0x21, 0x40_0000_0000, 0x0, 0x0), extensions: ["framework"],
+      mimeTypes: [], x11Targets: [], description: "framework"),
+    Row(
+      "com.apple.application", parents: ["public.executable"],
+      ancestors: SystemTypeSet(0x100, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "application"),
+    Row(
+      "com.apple.application-bundle",
+      parents: ["com.apple.application", "com.apple.localizable-name-bundle", "com.apple.package"],
+      ancestors: SystemTypeSet(0x121, 0x1060_0000_0000, 0x20000, 0x0), extensions: ["app"],
+      mimeTypes: [], x11Targets: [], description: "application bundle"),
+    Row(
+      "com.apple.application-and-system-extension", parents: ["com.apple.xpc-service"],
+      ancestors: SystemTypeSet(0x21, 0x460_0000_0000, 0x0, 0x0), extensions: ["appex"],
+      mimeTypes: [], x11Targets: [], description: "Application and System Extension"),
+    Row(
+      "public.unix-executable", parents: ["public.data", "public.executable"],
+      ancestors: SystemTypeSet(0x111, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "Unix executable"),
+    Row(
+      "com.microsoft.windows-executable", parents: ["public.data", "public.executable"],
+      ancestors: SystemTypeSet(0x111, 0x0, 0x0, 0x0), extensions: ["exe"],
+      mimeTypes: ["application/x-msdownload"], x11Targets: [],
+      description: "Microsoft Windows application"),
+    Row(
+      "com.apple.systempreference.prefpane", parents: ["com.apple.package", "com.apple.bundle"],
+      ancestors: SystemTypeSet(0x21, 0x60_0000_0000, 0x0, 0x0), extensions: ["prefPane"],
+      mimeTypes: [], x11Targets: [], description: "System Preference pane"),
+    Row(
+      "public.archive", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "file archive"),
+    Row(
+      "org.gnu.gnu-zip-archive", parents: ["public.data", "public.archive"],
+      ancestors: SystemTypeSet(0x11, 0x4_0000_0000_0000, 0x0, 0x0), extensions: ["gz", "gzip"],
+      mimeTypes: ["application/x-gzip", "application/gzip"], x11Targets: [],
+      description: "GZip archive"),
+    Row(
+      "public.bzip2-archive", parents: ["public.data", "public.archive"],
+      ancestors: SystemTypeSet(0x11, 0x4_0000_0000_0000, 0x0, 0x0), extensions: ["bz2", "bz"],
+      mimeTypes: [
+        "application/x-bzip2", "application/x-bzip", "application/bzip2", "application/bzip",
+        "application/x-bz2",
+      ], x11Targets: [], description: "Bzip2 archive"),
+    Row(
+      "public.zip-archive", parents: ["com.pkware.zip-archive"],
+      ancestors: SystemTypeSet(0x11, 0x4_0000_0000_0000, 0x80000, 0x0), extensions: ["zip"],
+      mimeTypes: ["application/zip", "application/x-zip-compressed"], x11Targets: [],
+      description: "Zip archive"),
+    Row(
+      "com.apple.archive", parents: ["public.data", "public.archive"],
+      ancestors: SystemTypeSet(0x11, 0x4_0000_0000_0000, 0x0, 0x0), extensions: ["aar", "yaa"],
+      mimeTypes: [], x11Targets: [], description: "Apple Archive"),
+    Row(
+      "public.tar-archive", parents: ["org.gnu.gnu-tar-archive"],
+      ancestors: SystemTypeSet(0x11, 0x4_0000_0000_0000, 0x40000, 0x0), extensions: ["tar"],
+      mimeTypes: ["application/x-tar", "application/tar"], x11Targets: [],
+      description: "tar archive"),
+    Row(
+      "public.spreadsheet", parents: ["public.content"],
+      ancestors: SystemTypeSet(0x2, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "Spreadsheet"),
+    Row(
+      "public.presentation", parents: ["public.composite-content"],
+      ancestors: SystemTypeSet(0x6, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "presentation"),
+    Row(
+      "public.database", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "database"),
+    Row(
+      "public.message", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "message"),
+    Row(
+      "public.contact", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "contact information"),
+    Row(
+      "public.vcard", parents: ["public.text", "public.contact"],
+      ancestors: SystemTypeSet(0x4013, 0x1000_0000_0000_0000, 0x0, 0x0),
+      extensions: ["vcf", "vcard"], mimeTypes: ["text/vcard", "text/directory", "text/x-vcard"],
+      x11Targets: [], description: "electronic business card"),
+    Row(
+      "public.to-do-item", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "to-do item"),
+    Row(
+      "public.calendar-event", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "calendar event"),
+    Row(
+      "public.email-message", parents: ["public.message"],
+      ancestors: SystemTypeSet(0x0, 0x800_0000_0000_0000, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "email message"),
+    Row(
+      "com.apple.internet-location", parents: ["public.stored-url", "public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x10000, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "internet location"),
+    Row(
+      "com.microsoft.internet-shortcut", parents: ["public.stored-url", "public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x10000, 0x0), extensions: ["url"], mimeTypes: [],
+      x11Targets: [], description: "Windows Internet shortcut"),
+    Row(
+      "public.font", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "font"),
+    Row(
+      "public.bookmark", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: [], x11Targets: [], description: "Bookmark"),
+    Row(
+      "com.rsa.pkcs-12", parents: ["public.data"], ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0),
+      extensions: ["p12", "pfx"], mimeTypes: ["application/x-pkcs12"], x11Targets: [],
+      description: "personal information exchange (PKCS#12)"),
+    Row(
+      "public.x509-certificate", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: ["cer", "der", "crt", "pem"],
+      mimeTypes: ["application/x-x509-ca-cert"], x11Targets: [], description: "certificate (X.509)"),
+    Row(
+      "org.idpf.epub-container", parents: ["public.data", "public.composite-content"],
+      ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["epub"],
+      mimeTypes: ["application/epub+zip"], x11Targets: [], description: "EPUB publication"),
+    Row(
+      "public.log", parents: ["public.item"], ancestors: SystemTypeSet(0x1, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "Log file"),
+    Row(
+      "com.apple.haptics.ahap", parents: ["public.haptics-content", "public.json"],
+      ancestors: SystemTypeSet(0x1_0000_0000_4013, 0x0, 0x100000, 0x0), extensions: ["ahap"],
+      mimeTypes: [], x11Targets: [], description: "Apple Haptics Audio Pattern"),
+    Row(
+      "public.geojson", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: ["geojson"], mimeTypes: ["application/geo+json"], x11Targets: [],
+      description: "GeoJSON data"),
+    Row(
+      "com.apple.linkpresentation.metadata", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "LinkPresentation metadata"),
+    Row(
+      "net.daringfireball.markdown", parents: ["public.utf8-plain-text"],
+      ancestors: SystemTypeSet(0x1c013, 0x0, 0x0, 0x0), extensions: ["md", "markdown"],
+      mimeTypes: ["text/markdown"], x11Targets: [], description: "Markdown document"),
+    Row(
+      "public.heif-standard", parents: ["public.image"],
+      ancestors: SystemTypeSet(0x100_0000_0000_0013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "HEIF standard image"),
+    Row(
+      "public.aifc-audio", parents: ["public.audio"],
+      ancestors: SystemTypeSet(0x13, 0x90000, 0x0, 0x0), extensions: ["aifc"], mimeTypes: [],
+      x11Targets: [], description: "AIFF-C audio"),
+    Row(
+      "com.apple.m4v-video", parents: ["public.mpeg-4"],
+      ancestors: SystemTypeSet(0x13, 0x2030000, 0x0, 0x0), extensions: ["m4v"],
+      mimeTypes: ["video/x-m4v"], x11Targets: [], description: "MPEG-4 video (M4V)"),
+    Row(
+      "public.stored-url", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "stored URL"),
+    Row(
+      "com.apple.localizable-name-bundle", parents: ["com.apple.bundle"],
+      ancestors: SystemTypeSet(0x21, 0x40_0000_0000, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "localizable name bundle"),
+    Row(
+      "org.gnu.gnu-tar-archive", parents: ["public.data", "public.archive"],
+      ancestors: SystemTypeSet(0x11, 0x4_0000_0000_0000, 0x0, 0x0), extensions: ["gtar"],
+      mimeTypes: ["application/x-gtar"], x11Targets: [], description: "GNU tar archive"),
+    Row(
+      "com.pkware.zip-archive", parents: ["public.data", "public.archive"],
+      ancestors: SystemTypeSet(0x11, 0x4_0000_0000_0000, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: [], description: "zip archive"),
+    Row(
+      "public.haptics-content", parents: [], ancestors: SystemTypeSet(0x0, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: [], description: "haptics content"),
+    Row(
+      "com.apple.log", parents: ["public.plain-text", "public.log"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x100, 0x0), extensions: ["log"],
+      mimeTypes: ["text/x-log"], x11Targets: [], description: "log file"),
+    Row(
+      "public.xhtml", parents: ["public.xml"], ancestors: SystemTypeSet(0x2004013, 0x0, 0x0, 0x0),
+      extensions: ["xhtml", "xhtm", "xht"], mimeTypes: ["application/xhtml+xml"], x11Targets: [],
+      description: "XHTML"),
+    Row(
+      "org.openxmlformats.openxml", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "Office Open XML"),
+    Row(
+      "org.openxmlformats.wordprocessingml.document",
+      parents: ["org.openxmlformats.openxml", "public.composite-content"],
+      ancestors: SystemTypeSet(0x17, 0x0, 0x800000, 0x0), extensions: ["docx"],
+      mimeTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
+      x11Targets: [], description: "Office Open XML word processing document"),
+    Row(
+      "org.openxmlformats.spreadsheetml.sheet",
+      parents: ["org.openxmlformats.openxml", "public.composite-content", "public.spreadsheet"],
+      ancestors: SystemTypeSet(0x17, 0x100_0000_0000_0000, 0x800000, 0x0), extensions: ["xlsx"],
+      mimeTypes: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+      x11Targets: [], description: "Office Open XML spreadsheet"),
+    Row(
+      "org.openxmlformats.presentationml.presentation",
+      parents: ["org.openxmlformats.openxml", "public.presentation"],
+      ancestors: SystemTypeSet(0x17, 0x200_0000_0000_0000, 0x800000, 0x0), extensions: ["pptx"],
+      mimeTypes: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"],
+      x11Targets: [], description: "Office Open XML presentation"),
+    Row(
+      "com.microsoft.word.doc", parents: ["public.data", "public.composite-content"],
+      ancestors: SystemTypeSet(0x17, 0x0, 0x0, 0x0), extensions: ["doc"],
+      mimeTypes: ["application/msword"], x11Targets: [],
+      description: "Microsoft Word 97-2004 document"),
+    Row(
+      "com.microsoft.excel.xls",
+      parents: ["public.data", "public.composite-content", "public.spreadsheet"],
+      ancestors: SystemTypeSet(0x17, 0x100_0000_0000_0000, 0x0, 0x0), extensions: ["xls"],
+      mimeTypes: ["application/vnd.ms-excel", "application/msexcel"], x11Targets: [],
+      description: "Microsoft Excel 97-2004 worksheet"),
+    Row(
+      "com.microsoft.powerpoint.ppt", parents: ["public.data", "public.presentation"],
+      ancestors: SystemTypeSet(0x17, 0x200_0000_0000_0000, 0x0, 0x0), extensions: ["ppt"],
+      mimeTypes: ["application/vnd.ms-powerpoint", "application/mspowerpoint"], x11Targets: [],
+      description: "Microsoft PowerPoint 97-2004 presentation"),
+    Row(
+      "org.oasis-open.opendocument", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "Open Document"),
+    Row(
+      "org.oasis-open.opendocument.text",
+      parents: ["org.oasis-open.opendocument", "public.composite-content"],
+      ancestors: SystemTypeSet(0x17, 0x0, 0x4000_0000, 0x0), extensions: ["odt"],
+      mimeTypes: ["application/vnd.oasis.opendocument.text"], x11Targets: [],
+      description: "Open Document text"),
+    Row(
+      "org.oasis-open.opendocument.spreadsheet",
+      parents: ["org.oasis-open.opendocument", "public.composite-content", "public.spreadsheet"],
+      ancestors: SystemTypeSet(0x17, 0x100_0000_0000_0000, 0x4000_0000, 0x0), extensions: ["ods"],
+      mimeTypes: ["application/vnd.oasis.opendocument.spreadsheet"], x11Targets: [],
+      description: "Open Document spreadsheet"),
+    Row(
+      "org.oasis-open.opendocument.presentation",
+      parents: ["org.oasis-open.opendocument", "public.composite-content", "public.presentation"],
+      ancestors: SystemTypeSet(0x17, 0x200_0000_0000_0000, 0x4000_0000, 0x0), extensions: ["odp"],
+      mimeTypes: ["application/vnd.oasis.opendocument.presentation"], x11Targets: [],
+      description: "Open Document presentation"),
+    Row(
+      "public.truetype-font", parents: ["public.font"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x8, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "TrueType font"),
+    Row(
+      "public.truetype-ttf-font", parents: ["public.truetype-font"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x4_0000_0008, 0x0), extensions: ["ttf"],
+      mimeTypes: ["font/ttf"], x11Targets: [], description: "TrueType OpenType font"),
+    Row(
+      "public.opentype-font", parents: ["public.font"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x8, 0x0), extensions: ["otf"], mimeTypes: ["font/otf"],
+      x11Targets: [], description: "PostScript OpenType font"),
+    Row(
+      "com.apple.m4a-audio", parents: ["public.mpeg-4-audio"],
+      ancestors: SystemTypeSet(0x13, 0x4090000, 0x0, 0x0), extensions: ["m4a"],
+      mimeTypes: ["audio/x-m4a"], x11Targets: [], description: "Apple MPEG-4 audio"),
+    Row(
+      "com.apple.ical.ics", parents: ["public.text", "public.item", "public.calendar-event"],
+      ancestors: SystemTypeSet(0x4013, 0x8000_0000_0000_0000, 0x0, 0x0), extensions: ["ics"],
+      mimeTypes: ["text/calendar"], x11Targets: [], description: "ICS File"),
+    Row(
+      "org.x.string", parents: ["public.plain-text"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: ["text/plain;charset=iso-8859-1", "text/plain;charset=latin1"],
+      x11Targets: ["STRING"], description: "Latin-1 text (X11 STRING)"),
+    Row(
+      "org.x.text", parents: ["public.plain-text"], ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0),
+      extensions: [], mimeTypes: [], x11Targets: ["TEXT"],
+      description: "text in the owner's encoding (X11 TEXT)"),
+    Row(
+      "org.x.compound-text", parents: ["public.plain-text"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [],
+      x11Targets: ["COMPOUND_TEXT"], description: "X11 compound text"),
+    Row(
+      "org.freedesktop.uri-list", parents: ["public.plain-text"],
+      ancestors: SystemTypeSet(0xc013, 0x0, 0x0, 0x0), extensions: [], mimeTypes: ["text/uri-list"],
+      x11Targets: [], description: "URI list"),
+    Row(
+      "org.gnome.copied-files", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: ["x-special/gnome-copied-files"], x11Targets: [],
+      description: "copied or cut files (GNOME)"),
+    Row(
+      "org.kde.cut-selection", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: ["application/x-kde-cutselection"], x11Targets: [], description: "cut marker (KDE)"
+    ),
+    Row(
+      "org.kde.password-manager-hint", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [],
+      mimeTypes: ["application/x-kde-passwordmanagerhint"],
+      x11Targets: ["x-kde-passwordManagerHint"], description: "password manager hint (KDE)"),
+    Row(
+      "org.nspasteboard.ConcealedType", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "concealed content marker"),
+    Row(
+      "org.nspasteboard.TransientType", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "transient content marker"),
+    Row(
+      "org.nspasteboard.AutoGeneratedType", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "generated content marker"),
+    Row(
+      "org.nspasteboard.source", parents: ["public.data"],
+      ancestors: SystemTypeSet(0x11, 0x0, 0x0, 0x0), extensions: [], mimeTypes: [], x11Targets: [],
+      description: "originating application"),
   ]
 
   /// Rows claiming each normalized tag, best first.

@@ -261,7 +261,8 @@ extension UTType {
   /// Tags: extensions `mm`.
   ///
   /// The corresponding Apple constant is `UTTypeObjectiveCPlusPlusSource`.
-  public static let objectiveCPlusPlusSource = UTType(_system: "public.objective-c-plus-plus-source")
+  public static let objectiveCPlusPlusSource = UTType(
+    _system: "public.objective-c-plus-plus-source")
 
   /// The type for "C header code" (`public.c-header`).
   ///
@@ -852,7 +853,8 @@ extension UTType {
   /// Tags: extensions `appex`.
   ///
   /// The corresponding Apple constant is `UTTypeApplicationExtension`.
-  public static let applicationExtension = UTType(_system: "com.apple.application-and-system-extension")
+  public static let applicationExtension = UTType(
+    _system: "com.apple.application-and-system-extension")
 
   /// The type for "Unix executable" (`public.unix-executable`).
   ///
@@ -1069,7 +1071,8 @@ extension UTType {
   /// Conforms to `public.data`.
   ///
   /// The corresponding Apple constant is `UTTypeLinkPresentationMetadata`.
-  public static let linkPresentationMetadata = UTType(_system: "com.apple.linkpresentation.metadata")
+  public static let linkPresentationMetadata = UTType(
+    _system: "com.apple.linkpresentation.metadata")
 
   /// The type for "Markdown document" (`net.daringfireball.markdown`).
   ///

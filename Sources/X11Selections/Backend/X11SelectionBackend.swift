@@ -37,10 +37,12 @@ public final class X11SelectionBackend: SelectionBackend {
   public var roles: Set<SelectionRole> { Set(SelectionRole.allCases) }
 
   public func own(
-    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool, onLost: @escaping @Sendable () -> Void
+    _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool,
+    onLost: @escaping @Sendable () -> Void
   ) async throws(BackendError) {
     do {
-      try await display.own(role.selection, item: item, onlyIfUnowned: onlyIfUnowned, onLost: onLost)
+      try await display.own(
+        role.selection, item: item, onlyIfUnowned: onlyIfUnowned, onLost: onLost)
     } catch {
       throw BackendError(error, role: role)
     }
@@ -68,7 +70,8 @@ public final class X11SelectionBackend: SelectionBackend {
           continuation.yield(
             OwnerChange(
               role: role, kind: change.kind == .newOwner ? .newOwner : .ownerGone,
-              owner: OwnerToken(change.owner, time: change.time), isOwnedByThisProcess: change.isOwnedByThisProcess))
+              owner: OwnerToken(change.owner, time: change.time),
+              isOwnedByThisProcess: change.isOwnedByThisProcess))
         }
         continuation.finish()
       }
@@ -76,7 +79,9 @@ public final class X11SelectionBackend: SelectionBackend {
     }
   }
 
-  public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError) -> OwnerOffer {
+  public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError)
+    -> OwnerOffer
+  {
     do {
       return OwnerOffer(try await display.offer(of: role.selection, stepTimeout: stepTimeout))
     } catch {
@@ -89,21 +94,27 @@ public final class X11SelectionBackend: SelectionBackend {
   ) async -> OfferCapture {
     let x11Offer = SelectionOffer(offer)
     let wanted = targets.map { SelectionOffer.Target(name: $0.name, type: $0.type) }
-    let capture = await display.capture(x11Offer, targets: wanted, budget: budget, stepTimeout: stepTimeout)
+    let capture = await display.capture(
+      x11Offer, targets: wanted, budget: budget, stepTimeout: stepTimeout)
     return OfferCapture(
       offer: offer,
       entries: capture.entries.map { entry in
         OfferCapture.Entry(
-          target: OwnerOffer.Target(name: entry.target.name, type: entry.target.type), data: entry.data,
+          target: OwnerOffer.Target(name: entry.target.name, type: entry.target.type),
+          data: entry.data,
           failure: entry.failure.map { BackendError($0, role: offer.role) })
       })
   }
 
-  public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration) -> PasteboardItem {
+  public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration)
+    -> PasteboardItem
+  {
     SelectionCapture(
       offer: SelectionOffer(capture.offer),
       entries: capture.entries.map { entry in
-        SelectionCapture.Entry(target: SelectionOffer.Target(name: entry.target.name, type: entry.target.type), data: entry.data)
+        SelectionCapture.Entry(
+          target: SelectionOffer.Target(name: entry.target.name, type: entry.target.type),
+          data: entry.data)
       }
     )
     .item(readingTheRestFrom: display, stepTimeout: stepTimeout)
@@ -113,7 +124,8 @@ public final class X11SelectionBackend: SelectionBackend {
     _ role: SelectionRole, target: String, into descriptor: Int32, stepTimeout: Duration
   ) async throws(BackendError) {
     do {
-      _ = try await display.read(role.selection, target: target, into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
+      _ = try await display.read(
+        role.selection, target: target, into: .fileDescriptor(descriptor), stepTimeout: stepTimeout)
     } catch {
       throw BackendError(error, role: role)
     }
@@ -123,7 +135,9 @@ public final class X11SelectionBackend: SelectionBackend {
     await display.application(owning: XWindow(rawValue: UInt(owner.owner)))
   }
 
-  public var clipboardManager: (any ClipboardManagerHandOver)? { X11ClipboardManager(display: display) }
+  public var clipboardManager: (any ClipboardManagerHandOver)? {
+    X11ClipboardManager(display: display)
+  }
 
   public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {
     display.onConnectionLost(handler)

@@ -1,12 +1,12 @@
 import FoundationEssentials
+import Pasteboard
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Pasteboard
-import UniformTypeIdentifiers
 
 /// How a drag ended, as the source saw it.
 ///

@@ -1,11 +1,11 @@
 import FoundationEssentials
+import Pasteboard
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Pasteboard
 
 /// One XDND 5 drag from a window of this connection: the Xlib side of
 /// ``DragSourceSession``. Lives on the X thread, from the press that starts it to the end.
@@ -76,7 +76,8 @@ package final class DragSource {
     let typeAtoms = connection.atoms(types)
     machine = DragSourceSession(source: session.window, types: typeAtoms)
     do {
-      ownershipTime = try session.owner.own(connection.atoms[.xdndSelection], item: item, onLost: {})
+      ownershipTime = try session.owner.own(
+        connection.atoms[.xdndSelection], item: item, onLost: {})
     } catch let error as X11Error {
       throw .ownership(error)
     } catch {

@@ -1,13 +1,13 @@
+import FerrySystem
 import FoundationEssentials
+import Pasteboard
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import FerrySystem
-import Pasteboard
-import UniformTypeIdentifiers
 
 /// What makes a window take XDND 5 drops: the Xlib side of ``DropTargetSession``. Lives on
 /// the X thread; reports each ``DropEvent`` to the window's owner.
@@ -144,7 +144,9 @@ package final class DropTarget {
     let offer = SelectionOffer(selection: .xdnd, advertised: offered)
     // Every wanted target is read, two of one type too: a drop reports what each carried.
     let targets = offered.filter(wanted.contains).compactMap { name in
-      UTType(tag: name, tagClass: .x11Target, conformingTo: nil).map { SelectionOffer.Target(name: name, type: $0) }
+      UTType(tag: name, tagClass: .x11Target, conformingTo: nil).map {
+        SelectionOffer.Target(name: name, type: $0)
+      }
     }
     let loop = session.loop
     let finish = XThreadBound { (outcome: ReadOutcome) in
@@ -155,7 +157,9 @@ package final class DropTarget {
         offer, targets: targets, budget: DropTarget.byteLimit,
         stepTimeout: DropTarget.conversionStepTimeout)
       let outcome = ReadOutcome(
-        received: capture.captured.map { Drop.Received(target: $0.target.name, type: $0.target.type, data: $0.data!) },
+        received: capture.captured.map {
+          Drop.Received(target: $0.target.name, type: $0.target.type, data: $0.data!)
+        },
         failure: capture.entries.lazy.compactMap(\.failure).first.map { "\($0)" })
       loop.submit { _ in finish.value(outcome) }
     }
@@ -181,7 +185,8 @@ package final class DropTarget {
     let received = outcome.received
     perform(machine.conversionsFinished(success: !received.isEmpty))
     guard !received.isEmpty else {
-      report(.failed(source: source, reason: outcome.failure ?? "the source offered nothing readable"))
+      report(
+        .failed(source: source, reason: outcome.failure ?? "the source offered nothing readable"))
       return
     }
     var seen = Set<UTType>()

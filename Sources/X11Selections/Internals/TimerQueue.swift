@@ -24,7 +24,9 @@ struct TimerQueue<Action> {
 
   /// Removes and returns every action due at `now`, earliest deadline first.
   mutating func takeDue(at now: Duration) -> [Action] {
-    let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+    let due = timers.filter { $0.value.deadline <= now }.sorted {
+      $0.value.deadline < $1.value.deadline
+    }
     for (id, _) in due { timers[id] = nil }
     return due.map(\.value.action)
   }

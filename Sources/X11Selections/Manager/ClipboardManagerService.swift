@@ -32,7 +32,9 @@ final class ClipboardManagerService {
   /// `MANAGER` client message on the root window.
   ///
   /// - Returns: Whether this process is now the manager.
-  func acquire(save: @escaping @Sendable ([String]?) async -> Bool, onLost: @escaping @Sendable () -> Void) -> Bool {
+  func acquire(
+    save: @escaping @Sendable ([String]?) async -> Bool, onLost: @escaping @Sendable () -> Void
+  ) -> Bool {
     let connection = session.connection
     let selection = connection.atoms[.clipboardManager]
     let current = connection.selectionOwner(selection)
@@ -45,7 +47,10 @@ final class ClipboardManagerService {
     self.onLost = onLost
     connection.sendClientMessage(
       to: connection.root, type: connection.atoms[.manager],
-      data: [Int(bitPattern: time.rawValue), Int(bitPattern: selection.rawValue), Int(bitPattern: session.window.rawValue), 0, 0],
+      data: [
+        Int(bitPattern: time.rawValue), Int(bitPattern: selection.rawValue),
+        Int(bitPattern: session.window.rawValue), 0, 0,
+      ],
       mask: .structureNotify)
     connection.flush()
     return true
@@ -68,7 +73,8 @@ final class ClipboardManagerService {
         values: [atoms[.targets], atoms[.timestamp], atoms[.saveTargets]].map(\.rawValue))
       reply(request, property: property)
     case atoms[.timestamp]:
-      connection.setProperty(of: request.requestor, property, type: .integer, values: [time.rawValue])
+      connection.setProperty(
+        of: request.requestor, property, type: .integer, values: [time.rawValue])
       reply(request, property: property)
     case atoms[.saveTargets]:
       startSave(request)
@@ -109,7 +115,8 @@ final class ClipboardManagerService {
     // it holds a zero-length NULL (GTK's convention).
     let property = request.property == .none ? connection.atoms[.saveTargets] : request.property
     if saved {
-      connection.setProperty(of: request.requestor, property, type: connection.atoms[.null], values: [])
+      connection.setProperty(
+        of: request.requestor, property, type: connection.atoms[.null], values: [])
     }
     reply(request, property: saved ? property : .none)
     _ = connection.takeErrors()

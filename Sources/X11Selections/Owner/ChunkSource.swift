@@ -34,15 +34,18 @@ enum ChunkSource {
   }
 
   /// Calls `body` with the bytes in `range`: in place for data, read into `buffer` for a file.
-  func withBytes(_ range: Range<Int>, buffer: ChunkBuffer, _ body: (UnsafeRawBufferPointer) -> Void) {
+  func withBytes(_ range: Range<Int>, buffer: ChunkBuffer, _ body: (UnsafeRawBufferPointer) -> Void)
+  {
     switch self {
     case .data(let data):
       data.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     case .file(let descriptor, _):
-      let storage = UnsafeMutableRawBufferPointer(rebasing: buffer.bytes(range.count)[..<range.count])
+      let storage = UnsafeMutableRawBufferPointer(
+        rebasing: buffer.bytes(range.count)[..<range.count])
       // A read that fails ends the chunk there, as a file that ended early.
       let filled =
-        (try? FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: Int64(range.lowerBound), filling: storage))
+        (try? FileDescriptor(rawValue: descriptor).read(
+          fromAbsoluteOffset: Int64(range.lowerBound), filling: storage))
         ?? 0
       body(UnsafeRawBufferPointer(rebasing: storage[..<filled]))
     }

@@ -1,12 +1,12 @@
+import FerrySystem
 import FoundationEssentials
+import Pasteboard
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import FerrySystem
-import Pasteboard
 
 extension SelectionOwnerService {
   /// `MULTIPLE`: converts each (target, property) pair of the requestor's `ATOM_PAIR` list,
@@ -56,7 +56,8 @@ extension SelectionOwnerService {
             continue
           }
           data.withUnsafeBytes {
-            connection.setProperty(of: request.requestor, pair.property, type: connection.atom(replyType), bytes: $0)
+            connection.setProperty(
+              of: request.requestor, pair.property, type: connection.atom(replyType), bytes: $0)
           }
           multiple.complete(index, succeeded: true)
         }

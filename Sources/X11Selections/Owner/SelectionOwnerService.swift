@@ -1,13 +1,13 @@
+import FerrySystem
 import FoundationEssentials
+import Pasteboard
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import FerrySystem
-import Pasteboard
-import UniformTypeIdentifiers
 
 /// The owner side of the selection protocol: serves pasteboard items to X requestors.
 ///
@@ -94,7 +94,8 @@ final class SelectionOwnerService {
   /// - Throws: ``X11Error/ownershipRefused(_:)`` when the server did not make us the owner,
   ///   or when `onlyIfUnowned` and somebody owns it.
   func own(
-    _ selection: XAtom, item: PasteboardItem, onlyIfUnowned: Bool = false, onLost: @escaping @Sendable () -> Void
+    _ selection: XAtom, item: PasteboardItem, onlyIfUnowned: Bool = false,
+    onLost: @escaping @Sendable () -> Void
   ) throws -> XTimestamp {
     let time = session.serverTime()
     if onlyIfUnowned, connection.selectionOwner(selection) != .none {
@@ -106,7 +107,7 @@ final class SelectionOwnerService {
     }
     let previous = ownerships[selection]
     ownerships[selection] = Ownership(item: item, time: time, targets: nil, onLost: onLost)
-    if previous != nil { /* replaced by our own new item: not a loss */ }
+    if previous != nil { /* replaced by our own new item: not a loss */  }
     return time
   }
 
@@ -145,13 +146,15 @@ final class SelectionOwnerService {
     switch request.target {
     case atoms[.targets]:
       withTargets(of: request.selection) { service, table in
-        let names = table.entries.map(\.name) + ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"]
+        let names =
+          table.entries.map(\.name) + ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"]
         let list = service.connection.atoms(names).map(\.rawValue)
         service.connection.setProperty(of: request.requestor, property, type: .atom, values: list)
         service.reply(request, property: property)
       }
     case atoms[.timestamp]:
-      connection.setProperty(of: request.requestor, property, type: .integer, values: [ownership.time.rawValue])
+      connection.setProperty(
+        of: request.requestor, property, type: .integer, values: [ownership.time.rawValue])
       reply(request, property: property)
     case atoms[.saveTargets]:
       // A side-effect target with no effect for an owner that is not the manager.
@@ -180,7 +183,9 @@ final class SelectionOwnerService {
   }
 
   /// Runs `body` with the target table of `selection`'s item, computing it once.
-  private func withTargets(of selection: XAtom, _ body: @escaping (SelectionOwnerService, TargetTable) -> Void) {
+  private func withTargets(
+    of selection: XAtom, _ body: @escaping (SelectionOwnerService, TargetTable) -> Void
+  ) {
     guard let ownership = ownerships[selection] else { return }
     if let table = ownership.targets {
       body(self, table)
@@ -193,7 +198,9 @@ final class SelectionOwnerService {
       let table = await TargetTable.make(for: item)
       loop.submit { session in
         let service = session.owner
-        if service.ownerships[selection]?.item === item { service.ownerships[selection]?.targets = table }
+        if service.ownerships[selection]?.item === item {
+          service.ownerships[selection]?.targets = table
+        }
         body.value(service, table)
       }
     }
@@ -217,7 +224,8 @@ final class SelectionOwnerService {
           service.refuse(request)
           return
         }
-        service.write(payload, type: service.connection.atom(entry.replyType), to: request, property: property)
+        service.write(
+          payload, type: service.connection.atom(entry.replyType), to: request, property: property)
       }
     }
   }
@@ -286,12 +294,15 @@ final class SelectionOwnerService {
     }
     // Select deletions on the requestor before announcing, so none is missed (ICCCM §2.7.2).
     connection.selectInput(request.requestor, mask: propertyAndStructureMask)
-    connection.setProperty(of: request.requestor, property, type: atoms[.incr], values: [UInt(source.count)])
+    connection.setProperty(
+      of: request.requestor, property, type: atoms[.incr], values: [UInt(source.count)])
     guard !failed(connection.sync(), since: checkedFrom) else {
       source.close()
       return
     }
-    let transfer = Transfer(send: IncrementalSend(totalBytes: source.count, chunkBytes: chunk), source: source, type: type)
+    let transfer = Transfer(
+      send: IncrementalSend(totalBytes: source.count, chunkBytes: chunk), source: source, type: type
+    )
     transfers[key] = transfer
     armTimer(for: key, transfer)
     reply(request, property: property)
@@ -309,7 +320,9 @@ final class SelectionOwnerService {
       armTimer(for: key, transfer)
     case .writeTerminator:
       let empty = [UInt8]()
-      empty.withUnsafeBytes { connection.setProperty(of: window, property, type: transfer.type, bytes: $0) }
+      empty.withUnsafeBytes {
+        connection.setProperty(of: window, property, type: transfer.type, bytes: $0)
+      }
       finish(key)
     case .ignore:
       break
@@ -338,7 +351,9 @@ final class SelectionOwnerService {
     transfer.source.close()
     if transfers.isEmpty { chunkBuffer.release() }
     // Our own window (a read of our own selection) keeps the mask the reader needs.
-    if key.requestor != session.window, !transfers.keys.contains(where: { $0.requestor == key.requestor }) {
+    if key.requestor != session.window,
+      !transfers.keys.contains(where: { $0.requestor == key.requestor })
+    {
       connection.selectInput(key.requestor, mask: [])
     }
     connection.flush()

@@ -1,12 +1,12 @@
 import FoundationEssentials
+import Pasteboard
+import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Pasteboard
-import UniformTypeIdentifiers
 
 /// The X targets an item is offered under, in the item's order, and how each is served.
 ///
@@ -72,15 +72,20 @@ struct TargetTable: Sendable {
     // Latin-1 that was converted from the UTF-8 text goes out in GTK's form, which never
     // fails; nothing here reads the text, however large.
     if !item.storedTypes.contains(.latin1PlainText), item.types.contains(.utf8PlainText) {
-      for index in table.entries.indices where table.entries[index].source == .type(.latin1PlainText) {
+      for index in table.entries.indices
+      where table.entries[index].source == .type(.latin1PlainText) {
         table.entries[index].source = .escapedText(.latin1)
       }
     }
     // A concealed item tells X clipboard managers (Klipper, CopyQ) to keep it out of history,
     // in KDE's words, even when nobody stored the hint.
-    if item.options.contains(.concealed), !table.entries.contains(where: { $0.name == "x-kde-passwordManagerHint" }) {
+    if item.options.contains(.concealed),
+      !table.entries.contains(where: { $0.name == "x-kde-passwordManagerHint" })
+    {
       table.entries.append(
-        Entry(name: "x-kde-passwordManagerHint", source: .fixed(Data("secret".utf8)), replyType: "x-kde-passwordManagerHint"))
+        Entry(
+          name: "x-kde-passwordManagerHint", source: .fixed(Data("secret".utf8)),
+          replyType: "x-kde-passwordManagerHint"))
     }
     return table
   }

@@ -14,16 +14,22 @@ extension X11Display {
       let wmClass = connection.property(of: window, connection.atom("WM_CLASS"), delete: false)
       let pid = connection.property(of: window, connection.atom("_NET_WM_PID"), delete: false)
       connection.sync()  // a window gone meanwhile raises BadWindow: dropped here
-      return (wmClass?.format == 8 ? wmClass?.bytes : nil, pid?.format == 32 ? pid?.values.first : nil)
+      return (
+        wmClass?.format == 8 ? wmClass?.bytes : nil, pid?.format == 32 ? pid?.values.first : nil
+      )
     }
     if let bytes = found?.wmClass, let name = Self.className(fromWMClass: bytes) { return name }
-    if let pid = found?.pid, pid > 0, let command = Self.commandName(ofProcess: Int(pid)) { return command }
+    if let pid = found?.pid, pid > 0, let command = Self.commandName(ofProcess: Int(pid)) {
+      return command
+    }
     return nil
   }
 
   /// The class (the second string) of a `WM_CLASS` value, or the instance when it is alone.
   static func className(fromWMClass bytes: Data) -> String? {
-    let parts = bytes.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
+    let parts = bytes.split(separator: 0, omittingEmptySubsequences: true).map {
+      String(decoding: $0, as: UTF8.self)
+    }
     return (parts.count > 1 ? parts[1] : parts.first).flatMap { $0.isEmpty ? nil : $0 }
   }
 

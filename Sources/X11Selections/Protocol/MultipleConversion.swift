@@ -32,7 +32,9 @@ struct MultipleConversion: Sendable, Equatable {
   /// Reads the pair list; `nil` when it is empty or has an odd number of atoms.
   init?(pairs atoms: [XAtom]) {
     guard !atoms.isEmpty, atoms.count % 2 == 0 else { return nil }
-    pairs = stride(from: 0, to: atoms.count, by: 2).map { Pair(target: atoms[$0], property: atoms[$0 + 1]) }
+    pairs = stride(from: 0, to: atoms.count, by: 2).map {
+      Pair(target: atoms[$0], property: atoms[$0 + 1])
+    }
     outcomes = Array(repeating: .pending, count: pairs.count)
   }
 

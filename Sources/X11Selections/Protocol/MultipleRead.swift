@@ -107,7 +107,9 @@ struct MultipleRead: Sendable, Equatable {
     switch reply {
     case .converted(let converted) where converted.count == members.count:
       for index in members.indices where members[index] == .waiting {
-        members[index] = converted[index] ? .answered : .failed(.refused(selection: selection, target: targets[index]))
+        members[index] =
+          converted[index]
+          ? .answered : .failed(.refused(selection: selection, target: targets[index]))
       }
     case .converted:
       fail(.malformedReply("the owner's MULTIPLE list has another number of pairs"), emptying: true)
@@ -130,7 +132,9 @@ struct MultipleRead: Sendable, Equatable {
 
   /// Member `index` was read: the bytes kept, or why it has none.
   mutating func memberRead(_ index: Int, _ result: Result<Int, X11Error>) -> Action {
-    guard members.indices.contains(index), case .reading(let disposal) = members[index] else { return .ignore }
+    guard members.indices.contains(index), case .reading(let disposal) = members[index] else {
+      return .ignore
+    }
     switch (disposal, result) {
     case (.keep, .success(let byteCount)):
       members[index] = .kept(byteCount: byteCount)

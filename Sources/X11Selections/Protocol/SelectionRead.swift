@@ -85,7 +85,9 @@ struct SelectionRead: Sendable, Equatable {
 
   /// The owner's `SelectionNotify`: `nil` when it named no property (a refusal), else the
   /// shape of the property it wrote; `missing` when it named one that does not exist.
-  mutating func replied(_ shape: PropertyShape?, selection: Selection, missing: Bool = false) -> Action {
+  mutating func replied(_ shape: PropertyShape?, selection: Selection, missing: Bool = false)
+    -> Action
+  {
     guard state == .awaitingReply else { return .ignore }
     guard let shape else {
       state = .finished
@@ -191,7 +193,9 @@ struct SelectionRead: Sendable, Equatable {
 /// with a status of success.
 enum ReplyFit {
   /// Types an owner may give a text target's data.
-  static let textTypes: Set<String> = ["UTF8_STRING", "STRING", "TEXT", "COMPOUND_TEXT", "C_STRING"]
+  static let textTypes: Set<String> = [
+    "UTF8_STRING", "STRING", "TEXT", "COMPOUND_TEXT", "C_STRING",
+  ]
 
   /// Why the reply does not fit, or `nil` when it does.
   static func problem(target: String, type: String, format: Int) -> String? {

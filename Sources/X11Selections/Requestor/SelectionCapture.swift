@@ -63,7 +63,9 @@ public struct SelectionCapture: Sendable {
   /// An item of the captured data that reads every other target from the owner on request,
   /// while it lives. A read whose step times out fails with
   /// `PasteboardError.providerTimedOut`.
-  public func item(readingTheRestFrom display: X11Display, stepTimeout: Duration = X11Display.defaultStepTimeout) -> PasteboardItem {
+  public func item(
+    readingTheRestFrom display: X11Display, stepTimeout: Duration = X11Display.defaultStepTimeout
+  ) -> PasteboardItem {
     let selection = offer.selection
     return PasteboardItem(
       representations: entries.map { entry in
@@ -76,7 +78,8 @@ public struct SelectionCapture: Sendable {
             // The owner's silence is the provider's timeout, not its failure: the broker
             // answers `timeout`, as pbpaste does without one.
             let (seconds, attoseconds) = stepTimeout.components
-            throw PasteboardError.providerTimedOut(target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+            throw PasteboardError.providerTimedOut(
+              target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
           }
         }
       },
@@ -95,8 +98,11 @@ extension X11Display {
   ///
   /// - Throws: `X11Error.noOwner(_:)`, `X11Error.timedOut(_:)`, or
   ///   `X11Error.malformedReply(_:)` when `TARGETS` is not a list of atoms.
-  public func offer(of selection: Selection, stepTimeout: Duration = defaultStepTimeout) async throws -> SelectionOffer {
-    SelectionOffer(selection: selection, advertised: try await targets(of: selection, stepTimeout: stepTimeout))
+  public func offer(of selection: Selection, stepTimeout: Duration = defaultStepTimeout)
+    async throws -> SelectionOffer
+  {
+    SelectionOffer(
+      selection: selection, advertised: try await targets(of: selection, stepTimeout: stepTimeout))
   }
 
   /// Reads one target and returns its data for its type: compound text and (unless the type
@@ -104,7 +110,8 @@ extension X11Display {
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
   public func read(
-    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration = defaultStepTimeout,
+    _ target: SelectionOffer.Target, of selection: Selection,
+    stepTimeout: Duration = defaultStepTimeout,
     byteLimit: Int? = nil
   ) async throws -> Data {
     try await loop.read(target, of: selection, stepTimeout: stepTimeout, byteLimit: byteLimit)
@@ -131,6 +138,7 @@ extension X11Display {
     _ offer: SelectionOffer, targets: [SelectionOffer.Target]? = nil, budget: Int,
     stepTimeout: Duration = defaultStepTimeout
   ) async -> SelectionCapture {
-    await loop.capture(offer, targets: targets ?? offer.essentialTargets, budget: budget, stepTimeout: stepTimeout)
+    await loop.capture(
+      offer, targets: targets ?? offer.essentialTargets, budget: budget, stepTimeout: stepTimeout)
   }
 }

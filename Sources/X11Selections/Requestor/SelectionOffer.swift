@@ -41,7 +41,8 @@ public struct SelectionOffer: Sendable, Equatable {
   /// Targets kept wherever they appear in a list longer than ``maximumTargets``: the text
   /// targets, `MULTIPLE` and the password hint.
   public static let wellKnownTargets = [
-    "UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TEXT", "COMPOUND_TEXT", "text/plain", "MULTIPLE",
+    "UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TEXT", "COMPOUND_TEXT", "text/plain",
+    "MULTIPLE",
     concealedHint,
   ]
   /// The target password managers add to mark a secret (KDE's convention, used by KeePassXC).
@@ -58,12 +59,14 @@ public struct SelectionOffer: Sendable, Equatable {
   /// Makes an offer from the names an owner listed.
   public init(selection: Selection, advertised: [String]) {
     self.selection = selection
-    self.advertised = Array(advertised.prefix(Self.maximumTargets))
+    self.advertised =
+      Array(advertised.prefix(Self.maximumTargets))
       + advertised.dropFirst(Self.maximumTargets).filter(Self.wellKnownTargets.contains)
     var seen = Set<UTType>()
     targets = self.advertised.compactMap { name in
       guard !Self.metaTargets.contains(name), name != Self.concealedHint,
-        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted
+        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil),
+        seen.insert(type).inserted
       else { return nil }
       return Target(name: name, type: type)
     }
@@ -84,7 +87,9 @@ public struct SelectionOffer: Sendable, Equatable {
   /// The targets worth copying: all of ``targets`` but the text aliases that a UTF-8 target
   /// reproduces.
   public var essentialTargets: [Target] {
-    let hasUTF8 = targets.contains { $0.name == "UTF8_STRING" || $0.name.lowercased() == "text/plain;charset=utf-8" }
+    let hasUTF8 = targets.contains {
+      $0.name == "UTF8_STRING" || $0.name.lowercased() == "text/plain;charset=utf-8"
+    }
     return hasUTF8 ? targets.filter { !Self.textAliases.contains($0.name) } : targets
   }
 
@@ -96,9 +101,12 @@ public struct SelectionOffer: Sendable, Equatable {
       !Self.metaTargets.contains(name) && !targets.contains { $0.name == name }
     }
     var seen = Set(listed.map(\.type))
-    return listed + unlisted.compactMap { name in
-      guard let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil), seen.insert(type).inserted else { return nil }
-      return Target(name: name, type: type)
-    }
+    return listed
+      + unlisted.compactMap { name in
+        guard let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil),
+          seen.insert(type).inserted
+        else { return nil }
+        return Target(name: name, type: type)
+      }
   }
 }

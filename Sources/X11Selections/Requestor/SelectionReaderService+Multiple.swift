@@ -51,7 +51,8 @@ extension SelectionReaderService {
   /// Asks the owner of `selection` for all `targets` in one `MULTIPLE` request and reads the
   /// members in order within `budget` bytes (ICCCM §2.6.2).
   func startMultiple(
-    selection: XAtom, targets: [String], stepTimeout: Duration, budget: Int, once: Once<MultipleReadResult>
+    selection: XAtom, targets: [String], stepTimeout: Duration, budget: Int,
+    once: Once<MultipleReadResult>
   ) {
     guard connection.selectionOwner(selection) != .none else {
       once.resume(throwing: X11Error.noOwner(connection.selection(named: selection) ?? "selection"))
@@ -62,10 +63,14 @@ extension SelectionReaderService {
       requesting: connection.atoms(targets).map { .init(target: $0, property: allocateProperty()) })
     for pair in conversion.pairs { connection.deleteProperty(of: session.window, pair.property) }
     connection.setProperty(
-      of: session.window, listProperty, type: connection.atoms[.atomPair], values: conversion.atoms.map(\.rawValue))
+      of: session.window, listProperty, type: connection.atoms[.atomPair],
+      values: conversion.atoms.map(\.rawValue))
     let multiple = PendingMultiple(
-      selection: selection, listProperty: listProperty, conversion: conversion, stepTimeout: stepTimeout,
-      read: MultipleRead(selection: connection.selection(named: selection) ?? "?", targets: targets, budget: budget), once: once)
+      selection: selection, listProperty: listProperty, conversion: conversion,
+      stepTimeout: stepTimeout,
+      read: MultipleRead(
+        selection: connection.selection(named: selection) ?? "?", targets: targets, budget: budget),
+      once: once)
     multiples.append(multiple)
     convert(selection, to: connection.atoms[.multiple], into: listProperty)
     perform(.waitForOwner, for: multiple)
@@ -75,7 +80,9 @@ extension SelectionReaderService {
   func handleMultiple(_ notify: X11Event.SelectionNotify) -> Bool {
     guard notify.target == connection.atoms[.multiple] else { return false }
     let waiting = multiples.filter { $0.read.isAwaitingReply && $0.selection == notify.selection }
-    guard let multiple = waiting.first(where: { $0.listProperty == notify.property }) ?? waiting.first else { return false }
+    guard
+      let multiple = waiting.first(where: { $0.listProperty == notify.property }) ?? waiting.first
+    else { return false }
     guard notify.property != .none else {
       perform(multiple.read.replied(.refused), for: multiple)
       return true
@@ -87,11 +94,14 @@ extension SelectionReaderService {
 
   /// The pair list the owner left: which members it converted.
   private func readList(of multiple: PendingMultiple) -> MultipleRead.Reply {
-    guard let list = connection.property(of: session.window, multiple.listProperty, delete: false) else {
+    guard let list = connection.property(of: session.window, multiple.listProperty, delete: false)
+    else {
       return .malformed("the owner answered MULTIPLE but its ATOM_PAIR list is gone")
     }
     guard list.format == 32, list.type == connection.atoms[.atomPair] || list.type == .atom else {
-      return .malformed("the owner rewrote the MULTIPLE list as \(connection.name(list.type) ?? "?")/\(list.format)")
+      return .malformed(
+        "the owner rewrote the MULTIPLE list as \(connection.name(list.type) ?? "?")/\(list.format)"
+      )
     }
     var conversion = multiple.conversion
     guard conversion.readReply(list.values.map(XAtom.init(rawValue:))) else {
@@ -101,7 +111,9 @@ extension SelectionReaderService {
   }
 
   /// A member's read ended.
-  func memberRead(_ multiple: PendingMultiple, _ index: Int, _ result: Result<SelectionData, X11Error>) {
+  func memberRead(
+    _ multiple: PendingMultiple, _ index: Int, _ result: Result<SelectionData, X11Error>
+  ) {
     let action = multiple.read.memberRead(index, result.map(\.byteCount))
     if case .kept = multiple.read.members[index], case .success(let reply) = result {
       multiple.replies[index] = reply
@@ -117,7 +129,8 @@ extension SelectionReaderService {
       let pair = multiple.conversion.pairs[index]
       let request = Pending(
         selection: multiple.selection, target: pair.target, property: pair.property, sink: .memory,
-        stepTimeout: multiple.stepTimeout, read: SelectionRead(target: multiple.read.targets[index], budget: budget),
+        stepTimeout: multiple.stepTimeout,
+        read: SelectionRead(target: multiple.read.targets[index], budget: budget),
         completion: .member(multiple, index: index))
       pending[pair.property] = request
       readReply(of: request)
@@ -140,14 +153,16 @@ extension SelectionReaderService {
     session.cancelTimer(multiple.timer)
     multiples.removeAll { $0 === multiple }
     if multiple.read.replyCame {
-      for (index, pair) in multiple.conversion.pairs.enumerated() where !multiple.started.contains(index) {
+      for (index, pair) in multiple.conversion.pairs.enumerated()
+      where !multiple.started.contains(index) {
         connection.deleteProperty(of: session.window, pair.property)
         freeProperties.append(pair.property)
       }
       connection.deleteProperty(of: session.window, multiple.listProperty)
       freeProperties.append(multiple.listProperty)
     }
-    let members = multiple.read.members.enumerated().map { index, member -> MultipleReadResult.Member in
+    let members = multiple.read.members.enumerated().map {
+      index, member -> MultipleReadResult.Member in
       switch member {
       case .kept: multiple.replies[index].map { .data($0) } ?? .notRead
       case .failed(let error): .failed(error)
@@ -155,6 +170,7 @@ extension SelectionReaderService {
       default: .notRead
       }
     }
-    multiple.once.resume(returning: MultipleReadResult(members: members, failure: multiple.read.failure))
+    multiple.once.resume(
+      returning: MultipleReadResult(members: members, failure: multiple.read.failure))
   }
 }

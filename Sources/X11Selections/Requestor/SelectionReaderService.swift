@@ -80,26 +80,35 @@ final class SelectionReaderService {
     let property = allocateProperty()
     connection.deleteProperty(of: session.window, property)
     let request = Pending(
-      selection: selection, target: target, property: property, sink: sink, stepTimeout: stepTimeout,
-      read: SelectionRead(target: connection.name(target) ?? "?", budget: budget), completion: .caller(once))
+      selection: selection, target: target, property: property, sink: sink,
+      stepTimeout: stepTimeout,
+      read: SelectionRead(target: connection.name(target) ?? "?", budget: budget),
+      completion: .caller(once))
     pending[property] = request
     convert(selection, to: target, into: property)
-    arm(request, step: "waiting for the owner of \(connection.name(selection) ?? "?") to answer \(request.read.target)")
+    arm(
+      request,
+      step:
+        "waiting for the owner of \(connection.name(selection) ?? "?") to answer \(request.read.target)"
+    )
   }
 
   /// A property of the session's window for one reply: one used before and left clean, or a
   /// new one.
   func allocateProperty() -> XAtom {
-    freeProperties.popLast() ?? {
-      propertyCount += 1
-      return connection.atom("FERRY_SELECTION_\(propertyCount)")
-    }()
+    freeProperties.popLast()
+      ?? {
+        propertyCount += 1
+        return connection.atom("FERRY_SELECTION_\(propertyCount)")
+      }()
   }
 
   /// Asks the owner of `selection` to convert it to `target` into `property`.
   func convert(_ selection: XAtom, to target: XAtom, into property: XAtom) {
     conversionCount += 1
-    connection.convertSelection(selection, target: target, property: property, requestor: session.window, time: session.serverTime())
+    connection.convertSelection(
+      selection, target: target, property: property, requestor: session.window,
+      time: session.serverTime())
     connection.flush()
   }
 
@@ -109,11 +118,16 @@ final class SelectionReaderService {
     if notify.property != .none {
       request = pending[notify.property]
     } else {
-      request = pending.values.first { $0.read.state == .awaitingReply && $0.selection == notify.selection && $0.target == notify.target }
+      request = pending.values.first {
+        $0.read.state == .awaitingReply && $0.selection == notify.selection
+          && $0.target == notify.target
+      }
     }
     guard let request, request.read.state == .awaitingReply else { return }
     guard notify.property != .none else {
-      perform(request.read.replied(nil, selection: connection.selection(named: request.selection) ?? "?"), for: request)
+      perform(
+        request.read.replied(nil, selection: connection.selection(named: request.selection) ?? "?"),
+        for: request)
       return
     }
     readReply(of: request)
@@ -123,7 +137,8 @@ final class SelectionReaderService {
   /// past the budget is never read.
   func readReply(of request: Pending) {
     let shape = connection.propertyShape(of: session.window, request.property).map {
-      SelectionRead.PropertyShape(type: connection.name($0.type) ?? "", format: Int($0.format), byteCount: $0.byteCount)
+      SelectionRead.PropertyShape(
+        type: connection.name($0.type) ?? "", format: Int($0.format), byteCount: $0.byteCount)
     }
     let selection = connection.selection(named: request.selection) ?? "?"
     perform(request.read.replied(shape, selection: selection, missing: shape == nil), for: request)
@@ -133,7 +148,9 @@ final class SelectionReaderService {
     guard let request = pending[property], request.read.expectsChunks,
       let value = connection.property(of: session.window, property, delete: true)
     else { return }
-    let action = request.read.chunk(type: connection.name(value.type) ?? "", format: Int(value.format), byteCount: value.bytes.count)
+    let action = request.read.chunk(
+      type: connection.name(value.type) ?? "", format: Int(value.format),
+      byteCount: value.bytes.count)
     if action == .keepChunk { append(value.bytes, to: request) }
     perform(action, for: request)
   }
@@ -148,7 +165,8 @@ final class SelectionReaderService {
       connection.deleteProperty(of: session.window, request.property)
       fail(request, error)
     case .readWhole:
-      guard let value = connection.property(of: session.window, request.property, delete: true) else {
+      guard let value = connection.property(of: session.window, request.property, delete: true)
+      else {
         fail(request, .malformedReply("the owner's reply property went away before it was read"))
         return
       }
@@ -204,7 +222,8 @@ final class SelectionReaderService {
     }
     let data = SelectionData(
       target: request.read.target, type: request.read.dataType ?? "",
-      format: request.read.dataFormat ?? 8, data: request.collected, byteCount: request.read.keptBytes,
+      format: request.read.dataFormat ?? 8, data: request.collected,
+      byteCount: request.read.keptBytes,
       wasIncremental: incremental)
     request.collected = Data()
     resolve(request, .success(data))

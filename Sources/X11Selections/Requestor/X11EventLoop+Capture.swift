@@ -16,14 +16,17 @@ extension SelectionLoop {
     var remaining = budget
     var single = Array(entries.indices)
     if budget > 0, targets.count > 1, offer.convertsMultiple, !Task.isCancelled {
-      single = await captureInOneRequest(offer, into: &entries, remaining: &remaining, stepTimeout: stepTimeout)
+      single = await captureInOneRequest(
+        offer, into: &entries, remaining: &remaining, stepTimeout: stepTimeout)
     }
     for index in single where remaining > 0 {
       // A cancelled capture (its owner was replaced) asks nothing more: the next target would
       // be asked of whoever owns the selection now.
       if Task.isCancelled { break }
       do {
-        let data = try await read(entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining)
+        let data = try await read(
+          entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining
+        )
         entries[index].data = data
         remaining -= data.count
       } catch {
@@ -37,12 +40,14 @@ extension SelectionLoop {
   ///
   /// - Returns: The entries to ask for one by one.
   private func captureInOneRequest(
-    _ offer: SelectionOffer, into entries: inout [SelectionCapture.Entry], remaining: inout Int, stepTimeout: Duration
+    _ offer: SelectionOffer, into entries: inout [SelectionCapture.Entry], remaining: inout Int,
+    stepTimeout: Duration
   ) async -> [Int] {
     let targets = entries.map(\.target)
     let result: MultipleReadResult
     do {
-      result = try await readMultiple(offer.selection, targets: targets.map(\.name), stepTimeout: stepTimeout, budget: remaining)
+      result = try await readMultiple(
+        offer.selection, targets: targets.map(\.name), stepTimeout: stepTimeout, budget: remaining)
     } catch {
       return Array(entries.indices)  // no owner, or no connection: the first single request says so
     }
@@ -69,7 +74,9 @@ extension SelectionLoop {
   }
 
   /// Records why `entry` has no data; a failure that ends the capture spends what is left.
-  private func record(_ error: any Error, in entry: inout SelectionCapture.Entry, remaining: inout Int) {
+  private func record(
+    _ error: any Error, in entry: inout SelectionCapture.Entry, remaining: inout Int
+  ) {
     let failure = error as? X11Error ?? .malformedReply("\(error)")
     entry.failure = failure
     if failure.endsCapture { remaining = 0 }  // an owner that hangs on one target hangs on the rest

@@ -18,11 +18,14 @@ extension SelectionLoop {
 
   /// Asks the owner of `selection` for `target` and reads the reply, following INCR.
   func read(
-    _ selection: Selection, target: String, into sink: SelectionSink = .memory, stepTimeout: Duration,
+    _ selection: Selection, target: String, into sink: SelectionSink = .memory,
+    stepTimeout: Duration,
     byteLimit: Int?
   ) async throws -> SelectionData {
     try await withCheckedThrowingContinuation { continuation in
-      startRead(selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit, once: Once(continuation))
+      startRead(
+        selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit,
+        once: Once(continuation))
     }
   }
 
@@ -48,13 +51,17 @@ extension SelectionLoop {
   func read(
     _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration, byteLimit: Int?
   ) async throws -> Data {
-    try await data(of: try await read(selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit), for: target)
+    try await data(
+      of: try await read(
+        selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit), for: target
+    )
   }
 
   /// A reply's data for `target`'s type: compound text and (unless the type is Latin-1
   /// itself) `STRING` decoded to UTF-8.
   func data(of reply: SelectionData, for target: SelectionOffer.Target) async throws -> Data {
-    if reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && target.type != .latin1PlainText) {
+    if reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && target.type != .latin1PlainText)
+    {
       return Data(try await decodeText(reply).utf8)
     }
     return reply.data

@@ -14,7 +14,9 @@ import UniformTypeIdentifiers
 
   private func capture(_ text: String) -> OfferCapture {
     let target = OwnerOffer.Target(name: "UTF8_STRING", type: .utf8PlainText)
-    return OfferCapture(offer: OwnerOffer(role: .clipboard, targets: [target]), entries: [.init(target: target, data: Data(text.utf8))])
+    return OfferCapture(
+      offer: OwnerOffer(role: .clipboard, targets: [target]),
+      entries: [.init(target: target, data: Data(text.utf8))])
   }
 
   private func id(_ index: Int) -> ObjectIdentifier { ObjectIdentifier(items[index]) }
@@ -59,8 +61,11 @@ import UniformTypeIdentifiers
   @Test func aNewerOwnerSupersedesACaptureInProgress() {
     var policy = MirrorPolicy()
     _ = policy.ownerChanged(ownerA)
-    #expect(policy.ownerChanged(ownerB) == [.cancelCapture(id: 1), .startCapture(id: 2, owner: ownerB)])
-    #expect(policy.captureEnded(1, capture("a"), changeCount: 0).isEmpty, "the superseded capture is dropped")
+    #expect(
+      policy.ownerChanged(ownerB) == [.cancelCapture(id: 1), .startCapture(id: 2, owner: ownerB)])
+    #expect(
+      policy.captureEnded(1, capture("a"), changeCount: 0).isEmpty,
+      "the superseded capture is dropped")
     #expect(policy.captureEnded(2, capture("b"), changeCount: 0) == [.record(id: 2)])
   }
 
@@ -76,7 +81,9 @@ import UniformTypeIdentifiers
   @Test func theSameBytesAfterAClientsWriteAreAChange() {
     var policy = mirroring("same")
     _ = policy.ownerChanged(ownerB)
-    #expect(policy.captureEnded(2, capture("same"), changeCount: 2) == [.record(id: 2)], "the pasteboard moved on since")
+    #expect(
+      policy.captureEnded(2, capture("same"), changeCount: 2) == [.record(id: 2)],
+      "the pasteboard moved on since")
   }
 
   @Test func aGoneOwnersCopyIsTakenOver() {
@@ -93,7 +100,8 @@ import UniformTypeIdentifiers
     var empty = MirrorPolicy()
     _ = empty.ownerChanged(ownerA)
     let target = OwnerOffer.Target(name: "UTF8_STRING", type: .utf8PlainText)
-    let recordedOnly = OfferCapture(offer: OwnerOffer(role: .primary, targets: [target]), entries: [.init(target: target)])
+    let recordedOnly = OfferCapture(
+      offer: OwnerOffer(role: .primary, targets: [target]), entries: [.init(target: target)])
     _ = empty.captureEnded(1, recordedOnly, changeCount: 0)
     _ = empty.recorded(item: id(0), changeCount: 1)
     #expect(empty.ownerGone().isEmpty, "PRIMARY's targets alone are nothing to serve")
@@ -120,7 +128,9 @@ import UniformTypeIdentifiers
     _ = policy.ownerGone()
     _ = policy.ownerChanged(ownerB)
     _ = policy.captureEnded(2, capture("b"), changeCount: 0)
-    #expect(policy.recorded(item: id(0), changeCount: 1).isEmpty, "B is alive: its copy is not taken over")
+    #expect(
+      policy.recorded(item: id(0), changeCount: 1).isEmpty, "B is alive: its copy is not taken over"
+    )
   }
 
   @Test func aRestoredItemIsNotServedAgain() {
@@ -133,8 +143,10 @@ import UniformTypeIdentifiers
   @Test func savingTheMirroredOwnersCopyReplacesItInPlace() {
     let policy = mirroring()
     #expect(policy.saveReplacesMirror(owner: OwnerToken(owner: 0xA, generation: 0), changeCount: 1))
-    #expect(!policy.saveReplacesMirror(owner: ownerB, changeCount: 1), "another owner's copy is a change")
-    #expect(!policy.saveReplacesMirror(owner: ownerA, changeCount: 2), "so is one after a client's write")
+    #expect(
+      !policy.saveReplacesMirror(owner: ownerB, changeCount: 1), "another owner's copy is a change")
+    #expect(
+      !policy.saveReplacesMirror(owner: ownerA, changeCount: 2), "so is one after a client's write")
     #expect(!MirrorPolicy().saveReplacesMirror(owner: ownerA, changeCount: 0))
   }
 }

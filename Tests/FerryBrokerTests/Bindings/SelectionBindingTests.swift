@@ -27,7 +27,8 @@ import UniformTypeIdentifiers
       self.role = role
       backend = EmbeddedSelectionBackend(clock: clock)
       binding = SelectionBinding(
-        pasteboard: pasteboard, role: role, backend: backend, byteBudget: budget, captureStepTimeout: .seconds(2),
+        pasteboard: pasteboard, role: role, backend: backend, byteBudget: budget,
+        captureStepTimeout: .seconds(2),
         logger: Logger(label: "binding-test"))
       running = Task { [binding] in await binding.run() }
       // Subscribed to owner changes, and following the pasteboard: a write is served.
@@ -42,7 +43,9 @@ import UniformTypeIdentifiers
 
     /// The pasteboard's first item's text.
     func text() async throws -> String? {
-      guard let item = pasteboard.items.first, item.types.contains(.utf8PlainText) else { return nil }
+      guard let item = pasteboard.items.first, item.types.contains(.utf8PlainText) else {
+        return nil
+      }
       return String(decoding: try await item.data(for: .utf8PlainText), as: UTF8.self)
     }
 
@@ -58,12 +61,17 @@ import UniformTypeIdentifiers
   private static let json = UTType(exportedAs: "com.example.profile")
 
   private static func profile(_ name: String) -> [EmbeddedPeerTarget] {
-    [EmbeddedPeerTarget("application/x-profile", json, Data(#"{"name":"\#(name)"}"#.utf8)), .text(name)]
+    [
+      EmbeddedPeerTarget("application/x-profile", json, Data(#"{"name":"\#(name)"}"#.utf8)),
+      .text(name),
+    ]
   }
 
   @Test func aClientsWriteIsServedToPeers() async throws {
     let harness = try await Harness()
-    let item = PasteboardItem(representations: [.data(Data("from ferry".utf8), type: .utf8PlainText)])
+    let item = PasteboardItem(representations: [
+      .data(Data("from ferry".utf8), type: .utf8PlainText)
+    ])
     let count = harness.pasteboard.write([item])
     #expect(await harness.binding.published.wait(for: count, within: .seconds(20)))
     let pasted = try await harness.backend.peerPastes(.clipboard, UTType.utf8PlainText.identifier)
@@ -78,7 +86,9 @@ import UniformTypeIdentifiers
     #expect(await harness.waitForText("Ada"))
     #expect(harness.pasteboard.changeCount == before + 1)
     #expect(harness.pasteboard.items.first?.types.prefix(2) == [Self.json, .utf8PlainText])
-    #expect(harness.backend.ownCount(.clipboard) == owns, "a mirrored copy is never taken from its live owner")
+    #expect(
+      harness.backend.ownCount(.clipboard) == owns,
+      "a mirrored copy is never taken from its live owner")
   }
 
   @Test func aGoneOwnersCopyIsServedWithoutAChange() async throws {
@@ -113,7 +123,10 @@ import UniformTypeIdentifiers
     let count = harness.pasteboard.changeCount
     let reads = harness.backend.readCount("UTF8_STRING")
     harness.backend.peerCopies(.clipboard, Self.profile("same"))
-    #expect(await Deadline.wait(for: .seconds(20)) { harness.backend.readCount("UTF8_STRING") > reads && !harness.pasteboard.hasPendingWrite })
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        harness.backend.readCount("UTF8_STRING") > reads && !harness.pasteboard.hasPendingWrite
+      })
     #expect(harness.pasteboard.changeCount == count)
   }
 
@@ -128,9 +141,14 @@ import UniformTypeIdentifiers
     harness.backend.peerCopies(.clipboard, [.text("third")])
     #expect(await harness.waitForText("third"))
     harness.clock.advance(by: .seconds(2))  // the hung read ends; its capture is dropped
-    #expect(await Deadline.wait(for: .seconds(20)) { harness.clock.sleeperCount == 0 && !harness.pasteboard.hasPendingWrite })
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        harness.clock.sleeperCount == 0 && !harness.pasteboard.hasPendingWrite
+      })
     #expect(try await harness.text() == "third")
-    #expect(harness.pasteboard.changeCount - before <= 2, "at most the second and the third were recorded")
+    #expect(
+      harness.pasteboard.changeCount - before <= 2, "at most the second and the third were recorded"
+    )
   }
 
   @Test func anOwnerThatHangsIsReadUntilItsStepTimeoutThenTheRestStaysLazy() async throws {
@@ -144,26 +162,32 @@ import UniformTypeIdentifiers
     harness.clock.advance(by: .seconds(2))
     #expect(await harness.waitForText("kept"))
     let item = try #require(harness.pasteboard.items.first)
-    #expect(item.types.contains(.png), "the target that timed out is still offered, read on request")
+    #expect(
+      item.types.contains(.png), "the target that timed out is still offered, read on request")
   }
 
   @Test func primaryRecordsTargetsAndReadsOnRequest() async throws {
     let harness = try await Harness(role: .primary, budget: 0)
     harness.backend.peerCopies(.primary, [.text("selected")])
-    #expect(await Deadline.wait(for: .seconds(20)) {
-      !harness.pasteboard.hasPendingWrite && harness.pasteboard.items.first?.representations.first?.isLazy == true
-    })
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        !harness.pasteboard.hasPendingWrite
+          && harness.pasteboard.items.first?.representations.first?.isLazy == true
+      })
     #expect(harness.backend.readCount("UTF8_STRING") == 0, "a zero budget reads nothing up front")
     #expect(try await harness.text() == "selected")
     #expect(harness.backend.readCount("UTF8_STRING") == 1)
     harness.backend.peerExits(.primary)
-    #expect(harness.backend.owner(.primary) == nil, "PRIMARY's targets alone are nothing to take over")
+    #expect(
+      harness.backend.owner(.primary) == nil, "PRIMARY's targets alone are nothing to take over")
   }
 
   @Test func restoreTakesOnlyAnUnownedSelection() async throws {
     let harness = try await Harness()
     await harness.backend.disown(.clipboard)
-    let restored = PasteboardItem(representations: [.data(Data("restored".utf8), type: .utf8PlainText)])
+    let restored = PasteboardItem(representations: [
+      .data(Data("restored".utf8), type: .utf8PlainText)
+    ])
     #expect(await harness.binding.restore(restored))
     #expect(harness.backend.brokerOwns(.clipboard))
     #expect(try await harness.text() == "restored")
@@ -187,7 +211,9 @@ import UniformTypeIdentifiers
   @Test func savingForAnExitingOwnerKeepsItsCopyWithoutAChange() async throws {
     let harness = try await Harness()
     let manager = try #require(harness.backend.clipboardManager)
-    #expect(try await manager.becomeClipboardManager(save: { await harness.binding.saveForExitingOwner($0) }, onLost: {}))
+    #expect(
+      try await manager.becomeClipboardManager(
+        save: { await harness.binding.saveForExitingOwner($0) }, onLost: {}))
     harness.backend.peerCopies(.clipboard, Self.profile("Linus"))
     #expect(await harness.waitForText("Linus"))
     let count = harness.pasteboard.changeCount
@@ -201,7 +227,8 @@ import UniformTypeIdentifiers
   @Test func savingOnlyTheTargetsAskedFor() async throws {
     let harness = try await Harness()
     let manager = try #require(harness.backend.clipboardManager)
-    _ = try await manager.becomeClipboardManager(save: { await harness.binding.saveForExitingOwner($0) }, onLost: {})
+    _ = try await manager.becomeClipboardManager(
+      save: { await harness.binding.saveForExitingOwner($0) }, onLost: {})
     harness.backend.peerCopies(.clipboard, Self.profile("Alan"))
     #expect(await harness.waitForText("Alan"))
     #expect(await harness.backend.peerAsksToSave(["UTF8_STRING"]))

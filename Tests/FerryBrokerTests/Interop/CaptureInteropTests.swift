@@ -27,19 +27,29 @@ import Testing
       case .xclip: return ["xclip", "-i", "-quiet", "-selection", selection, file.path]
       case .xsel:
         guard Peers.path(of: "xsel") != nil else { throw PeerUnavailable(program: "xsel") }
-        return ["sh", "-c", "exec xsel --nodetach -i \(selection == "primary" ? "-p" : "-b") < '\(file.path)'"]
+        return [
+          "sh", "-c",
+          "exec xsel --nodetach -i \(selection == "primary" ? "-p" : "-b") < '\(file.path)'",
+        ]
       case .gtk:
-        return [try await Python.gtk, "-u", peers.appendingPathComponent("gtk_clipboard.py").path, "--selection", selection.uppercased(),
-                "own", "@" + file.path, "UTF8_STRING"]
+        return [
+          try await Python.gtk, "-u", peers.appendingPathComponent("gtk_clipboard.py").path,
+          "--selection", selection.uppercased(),
+          "own", "@" + file.path, "UTF8_STRING",
+        ]
       case .qt:
-        return [try await Python.qt, "-u", peers.appendingPathComponent("qt_clipboard.py").path, selection, "@" + file.path]
+        return [
+          try await Python.qt, "-u", peers.appendingPathComponent("qt_clipboard.py").path,
+          selection, "@" + file.path,
+        ]
       }
     }
   }
 
   /// The size a separate `xclip -o` reads from `selection`, or -1.
   private func pastedSize(_ fixture: BrokerFixture, _ selection: String) async throws -> Int {
-    let result = try await fixture.run(["sh", "-c", "xclip -o -selection \(selection) | wc -c"], timeout: .seconds(90))
+    let result = try await fixture.run(
+      ["sh", "-c", "xclip -o -selection \(selection) | wc -c"], timeout: .seconds(90))
     return Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
   }
 
@@ -47,29 +57,43 @@ import Testing
   /// (10 MiB on PRIMARY). The copy is pasted by a third program after the broker captured,
   /// or drained, the owner's offer.
   @Test(arguments: [
-    (Owner.xclip, "clipboard", 70), (.xclip, "primary", 70), (.xclip, "primary", 10), (.xclip, "clipboard", 200),
-    (.xsel, "clipboard", 70), (.xsel, "primary", 10), (.gtk, "clipboard", 70), (.gtk, "primary", 70),
+    (Owner.xclip, "clipboard", 70), (.xclip, "primary", 70), (.xclip, "primary", 10),
+    (.xclip, "clipboard", 200),
+    (.xsel, "clipboard", 70), (.xsel, "primary", 10), (.gtk, "clipboard", 70),
+    (.gtk, "primary", 70),
     (.qt, "clipboard", 70), (.qt, "primary", 10), (.xclip, "clipboard", 1), (.qt, "clipboard", 1),
   ])
-  func aLargeCopyStaysPasteableWhileTheBrokerRuns(owner: Owner, selection: String, mebibytes: Int) async throws {
+  func aLargeCopyStaysPasteableWhileTheBrokerRuns(owner: Owner, selection: String, mebibytes: Int)
+    async throws
+  {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let file = try fixture.textFile(mebibytes: mebibytes)
     let peer = try fixture.start(try await owner.command(selection, file: file))
     defer { _ = peer.kill() }
     let ready = await Deadline.wait(for: .seconds(30)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", selection, "-t", "TARGETS"]))?.stdoutText.contains("UTF8_STRING") == true
+      (try? await fixture.run(["xclip", "-o", "-selection", selection, "-t", "TARGETS"]))?
+        .stdoutText.contains("UTF8_STRING") == true
     }
     try #require(ready, "\(owner) took \(selection): \(peer.errorSoFar)")
     // Let the broker see the new owner and finish with it (capture, or drain past its budget).
     let board = selection == "clipboard" ? "general" : "primary"
     let settled = await Deadline.wait(for: .seconds(60)) {
-      (try? await fixture.run(["pbpaste", "-pboard", board, "--list-types"], timeout: .seconds(60)))?.status == 0
+      (try? await fixture.run(["pbpaste", "-pboard", board, "--list-types"], timeout: .seconds(60)))?
+        .status == 0
     }
     #expect(settled)
-    #expect(try await pastedSize(fixture, selection) == mebibytes << 20, "\(owner) \(selection) \(mebibytes) MiB: a third program pastes it all")
-    let viaBroker = try await fixture.run(["sh", "-c", "'\(try Tools.path("pbpaste"))' -pboard \(board) | wc -c"], timeout: .seconds(90))
-    #expect(Int(viaBroker.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) == mebibytes << 20, "and so does pbpaste")
-    #expect(try await pastedSize(fixture, selection) == mebibytes << 20, "and again: the owner still serves")
+    #expect(
+      try await pastedSize(fixture, selection) == mebibytes << 20,
+      "\(owner) \(selection) \(mebibytes) MiB: a third program pastes it all")
+    let viaBroker = try await fixture.run(
+      ["sh", "-c", "'\(try Tools.path("pbpaste"))' -pboard \(board) | wc -c"], timeout: .seconds(90)
+    )
+    #expect(
+      Int(viaBroker.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) == mebibytes << 20,
+      "and so does pbpaste")
+    #expect(
+      try await pastedSize(fixture, selection) == mebibytes << 20,
+      "and again: the owner still serves")
     try await fixture.stop()
   }
 
@@ -95,14 +119,17 @@ import Testing
     defer { _ = watch.kill() }
     #expect(try await fixture.run(["pbcopy"], input: Data("hello".utf8)).status == 0)
     #expect(await waitForEvents(watch, count: 1))
-    let clipboard = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("from xclip".utf8))
+    let clipboard = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("from xclip".utf8))
     defer { _ = clipboard.kill() }
     #expect(await waitForEvents(watch, count: 2))
-    let primary = try fixture.start(["xclip", "-i", "-quiet", "-selection", "primary"], input: Data("primary sel".utf8))
+    let primary = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "primary"], input: Data("primary sel".utf8))
     defer { _ = primary.kill() }
     #expect(await waitForEvents(watch, count: 3))
     // A later copy on CLIPBOARD is the general pasteboard's third change: nothing came between.
-    let last = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("last".utf8))
+    let last = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("last".utf8))
     defer { _ = last.kill() }
     #expect(await waitForEvents(watch, count: 4))
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "last")
@@ -112,25 +139,36 @@ import Testing
 
     // The owner exits: the broker takes the copy over. Same copy, no change.
     _ = await last.stopped(signal: SIGKILL)
-    #expect(await Deadline.wait(for: .seconds(10)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]))?.stdoutText == "last"
-    }, "the broker serves the copy of the owner that went")
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]))?.stdoutText == "last"
+      }, "the broker serves the copy of the owner that went")
     // The same bytes offered by a new owner are no change either.
-    let again = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("last".utf8))
+    let again = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("last".utf8))
     defer { _ = again.kill() }
     // The next owner must come after this one: wait until it owns the selection (its targets
     // are xclip's two, not the broker's, which include TIMESTAMP). Started together, either
     // xclip may take the selection first.
-    #expect(await Deadline.wait(for: .seconds(10)) {
-      let targets = try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
-      return targets.map { $0.status == 0 && !$0.stdoutText.contains("TIMESTAMP") } ?? false
-    }, "the repeated copy's xclip owns CLIPBOARD")
-    let next = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("new".utf8))
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        let targets = try? await fixture.run([
+          "xclip", "-o", "-selection", "clipboard", "-t", "TARGETS",
+        ])
+        return targets.map { $0.status == 0 && !$0.stdoutText.contains("TIMESTAMP") } ?? false
+      }, "the repeated copy's xclip owns CLIPBOARD")
+    let next = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("new".utf8))
     defer { _ = next.kill() }
-    #expect(await Deadline.wait(for: .seconds(10)) { (try? await fixture.run(["pbpaste"]))?.stdoutText == "new" })
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        (try? await fixture.run(["pbpaste"]))?.stdoutText == "new"
+      })
     #expect(await waitForEvents(watch, count: 5))
     let general = events(watch).filter { $0.board == "general" }.map(\.count)
-    #expect(general == [1, 2, 3, 4], "takeover and a repeat of the same bytes moved nothing: \(events(watch))")
+    #expect(
+      general == [1, 2, 3, 4],
+      "takeover and a repeat of the same bytes moved nothing: \(events(watch))")
     try await fixture.stop()
   }
 
@@ -167,12 +205,17 @@ import Testing
     let gtk = try fixture.start([python, "-u", script.path, trigger.path])
     defer { _ = gtk.kill() }
     #expect(await waitForOutput(gtk, "copied"))
-    #expect(await Deadline.wait(for: .seconds(10)) { (try? await fixture.run(["pbpaste"]))?.stdoutText == "stored by gtk" })
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        (try? await fixture.run(["pbpaste"]))?.stdoutText == "stored by gtk"
+      })
     #expect(await waitForEvents(watch, count: 1))
     try Data().write(to: trigger)
     #expect(await waitForOutput(gtk, "stored"))
     _ = try await DetachedThread.run { gtk.finish() }
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "stored by gtk")
+    #expect(
+      try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText
+        == "stored by gtk")
     #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
     #expect(await waitForEvents(watch, count: 2))
     #expect(events(watch).map(\.count) == [1, 2], "the save moved nothing: \(events(watch))")
@@ -192,13 +235,20 @@ import Testing
     command += ["--quit-when", trigger.path]
     let qt = try fixture.start(command)
     defer { _ = qt.kill() }
-    #expect(await waitForOutput(qt, "ready", timeout: .seconds(30)), "Qt took CLIPBOARD: \(qt.errorSoFar)")
-    #expect(await Deadline.wait(for: .seconds(10)) { (try? await fixture.run(["pbpaste"]))?.stdoutText == "copied by qt" })
+    #expect(
+      await waitForOutput(qt, "ready", timeout: .seconds(30)), "Qt took CLIPBOARD: \(qt.errorSoFar)"
+    )
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        (try? await fixture.run(["pbpaste"]))?.stdoutText == "copied by qt"
+      })
     #expect(await waitForEvents(watch, count: 1))
     try Data().write(to: trigger)
     let quit = try await DetachedThread.run { qt.finish(timeout: .seconds(20)) }
     #expect(quit.status == 0, "Qt quit normally: \(quit.stderrText)")
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "copied by qt", "the copy outlives Qt")
+    #expect(
+      try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText
+        == "copied by qt", "the copy outlives Qt")
     #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0)
     #expect(await waitForEvents(watch, count: 2))
     #expect(events(watch).map(\.count) == [1, 2], "Qt's copy was one change: \(events(watch))")
@@ -211,20 +261,35 @@ import Testing
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let trigger = fixture.runtime.appendingPathComponent("save-now")
     let gtk = try fixture.start(
-      try await ScriptPeers.gtk(["--save-when", trigger.path, "own", "from gtk ünïcode", "UTF8_STRING", "text/html", "image/png"]))
+      try await ScriptPeers.gtk([
+        "--save-when", trigger.path, "own", "from gtk ünïcode", "UTF8_STRING", "text/html",
+        "image/png",
+      ]))
     defer { _ = gtk.kill() }
     #expect(await waitForOutput(gtk, "ready"))
-    #expect(await Deadline.wait(for: .seconds(10)) {
-      (try? await fixture.run(["pbpaste", "--type", "text/html"]))?.stdoutText == "from gtk ünïcode"
-    }, "the broker captured GTK's copy")
-    let requests = { gtk.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("request ") }.map { $0.dropFirst(8) } }
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        (try? await fixture.run(["pbpaste", "--type", "text/html"]))?.stdoutText
+          == "from gtk ünïcode"
+      }, "the broker captured GTK's copy")
+    let requests = {
+      gtk.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("request ") }.map {
+        $0.dropFirst(8)
+      }
+    }
     let multiples = { requests().filter { $0 == "MULTIPLE" }.count }
-    #expect(await Deadline.wait(for: .seconds(5)) { () async -> Bool in multiples() == 1 }, "\(gtk.outputSoFar)")
+    #expect(
+      await Deadline.wait(for: .seconds(5)) { () async -> Bool in multiples() == 1 },
+      "\(gtk.outputSoFar)")
 
     try Data().write(to: trigger)
-    #expect(await waitForOutput(gtk, "lost"), "the broker saved the copy and took CLIPBOARD: \(gtk.outputSoFar)")
+    #expect(
+      await waitForOutput(gtk, "lost"),
+      "the broker saved the copy and took CLIPBOARD: \(gtk.outputSoFar)")
     #expect(multiples() == 2, "\(gtk.outputSoFar)")
-    #expect(requests().allSatisfy { ["TARGETS", "MULTIPLE"].contains($0) }, "no target asked for on its own: \(requests())")
+    #expect(
+      requests().allSatisfy { ["TARGETS", "MULTIPLE"].contains($0) },
+      "no target asked for on its own: \(requests())")
     _ = await gtk.stopped()
     for type in ["text/html", "image/png", "public.utf8-plain-text"] {
       let paste = try await fixture.run(["pbpaste", "--type", type])

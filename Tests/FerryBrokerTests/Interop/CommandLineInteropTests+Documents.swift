@@ -20,7 +20,8 @@ extension CommandLineInteropTests {
 
     let save = try await fixture.run(["ferry", "save", document.path])
     #expect(save.status == 0, "\(save.stderrText)")
-    let manifest = try String(contentsOf: document.appendingPathComponent("manifest.json"), encoding: .utf8)
+    let manifest = try String(
+      contentsOf: document.appendingPathComponent("manifest.json"), encoding: .utf8)
     let profileAt = try #require(manifest.range(of: "org.ferry.test.profile"))
     let textAt = try #require(manifest.range(of: "public.utf8-plain-text"))
     #expect(profileAt.lowerBound < textAt.lowerBound, "the item's order is kept: \(manifest)")
@@ -28,11 +29,17 @@ extension CommandLineInteropTests {
     #expect(try await fixture.run(["pbcopy"], input: Data("something else".utf8)).status == 0)
     let open = try await fixture.run(["ferry", "open", document.path])
     #expect(open.status == 0, "\(open.stderrText)")
-    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
+    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
+      .stdoutText
     #expect(targets.hasPrefix("org.ferry.test.profile\n"), "\(targets)")
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "org.ferry.test.profile"]).stdoutText == profile)
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "Juan Chavez")
-    #expect(try await fixture.run(["pbpaste", "--type", "org.ferry.test.profile"]).stdoutText == profile)
+    #expect(
+      try await fixture.run([
+        "xclip", "-o", "-selection", "clipboard", "-t", "org.ferry.test.profile",
+      ]).stdoutText == profile)
+    #expect(
+      try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "Juan Chavez")
+    #expect(
+      try await fixture.run(["pbpaste", "--type", "org.ferry.test.profile"]).stdoutText == profile)
 
     // Without a broker the document is served from a background process, as pbcopy does.
     try await fixture.stop()
@@ -40,7 +47,9 @@ extension CommandLineInteropTests {
     let reopen = try await fixture.run(["ferry", "open", document.path])
     #expect(reopen.status == 0, "\(reopen.stderrText)")
     let served = await Deadline.wait(for: .seconds(10)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "org.ferry.test.profile"]).stdoutText) == profile
+      (try? await fixture.run([
+        "xclip", "-o", "-selection", "clipboard", "-t", "org.ferry.test.profile",
+      ]).stdoutText) == profile
     }
     #expect(served)
     try await resetClipboard(fixture)
@@ -48,7 +57,8 @@ extension CommandLineInteropTests {
 
   @Test func aConcealedCopyIsNeverSavedAndADamagedDocumentChangesNothing() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
-    #expect(try await fixture.run(["pbcopy", "--sensitive"], input: Data("hunter2".utf8)).status == 0)
+    #expect(
+      try await fixture.run(["pbcopy", "--sensitive"], input: Data("hunter2".utf8)).status == 0)
     let document = fixture.runtime.appendingPathComponent("secret.pasteboard")
     let save = try await fixture.run(["ferry", "save", document.path])
     #expect(save.status == 1)
@@ -60,8 +70,12 @@ extension CommandLineInteropTests {
     try Data("{not json".utf8).write(to: damaged.appendingPathComponent("manifest.json"))
     let open = try await fixture.run(["ferry", "open", damaged.path])
     #expect(open.status == 5)
-    #expect(open.stderrText.split(separator: "\n").count == 1 && open.stderrText.contains("damaged.pasteboard"), "\(open.stderrText)")
-    #expect(try await fixture.run(["pbpaste"]).stdoutText == "hunter2", "the pasteboard keeps what it held")
+    #expect(
+      open.stderrText.split(separator: "\n").count == 1
+        && open.stderrText.contains("damaged.pasteboard"), "\(open.stderrText)")
+    #expect(
+      try await fixture.run(["pbpaste"]).stdoutText == "hunter2",
+      "the pasteboard keeps what it held")
 
     let empty = try await fixture.run(["ferry", "save", "-pboard", "nothing-here", document.path])
     #expect(empty.status == 1, "\(empty.stderrText)")

@@ -20,7 +20,8 @@ import Testing
 
   /// Takes CLIPBOARD away from whoever holds it (a detached pbcopy server exits then).
   func resetClipboard(_ fixture: BrokerFixture) async throws {
-    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("reset".utf8))
+    let xclip = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("reset".utf8))
     _ = await Deadline.wait(for: .seconds(5)) {
       (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "reset"
     }
@@ -38,7 +39,9 @@ import Testing
     let gtk = try await fixture.run(try await ScriptPeers.gtk(["read", "UTF8_STRING"]))
     #expect(gtk.stdoutText.contains("text=\(hex(text))"), "\(gtk.stdoutText) \(gtk.stderrText)")
     let tk = try await fixture.run(try await ScriptPeers.tk(["read", "UTF8_STRING"]))
-    #expect(tk.stdoutText.contains("UTF8_STRING -> text=\(hex(text))"), "\(tk.stdoutText) \(tk.stderrText)")
+    #expect(
+      tk.stdoutText.contains("UTF8_STRING -> text=\(hex(text))"),
+      "\(tk.stdoutText) \(tk.stderrText)")
     try await resetClipboard(fixture)
   }
 
@@ -54,7 +57,9 @@ import Testing
   static func selectionServer(of display: String) -> Int32? {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap(Int32.init).first { pid in
-      guard let data = try? Data(wholeFileAt: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
+      guard let data = try? Data(wholeFileAt: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else {
+        return false
+      }
       let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
       return arguments.contains("--x-serve-selection") && arguments.contains(display)
     }
@@ -68,9 +73,12 @@ import Testing
     #expect(try await fixture.run(["pbcopy"], input: Data("first paste".utf8)).status == 0)
     let server = try #require(Self.selectionServer(of: xvfb.name), "pbcopy left a server")
     let before = try #require(Self.bytesRead(byProcess: server))
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "first paste")
-    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
-    #expect(targets.contains("UTF8_STRING") && targets.contains("text/plain;charset=utf-8"), "\(targets)")
+    #expect(
+      try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "first paste")
+    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
+      .stdoutText
+    #expect(
+      targets.contains("UTF8_STRING") && targets.contains("text/plain;charset=utf-8"), "\(targets)")
     let after = try #require(Self.bytesRead(byProcess: server))
     #expect(after - before < 16 << 10, "the server read \(after - before) bytes to answer")
     try await resetClipboard(fixture)
@@ -82,7 +90,8 @@ import Testing
     // If pbcopy's background server kept the pipe of $(…) open, the shell would wait for it
     // as long as it serves (until another copy): the test would kill it, and it would never
     // print.
-    let shell = try await fixture.run(["/bin/sh", "-c", "x=$(printf hi | \(pbcopy)); echo \"done:$x\""], timeout: .seconds(20))
+    let shell = try await fixture.run(
+      ["/bin/sh", "-c", "x=$(printf hi | \(pbcopy)); echo \"done:$x\""], timeout: .seconds(20))
     #expect(shell.status == 0, "\(shell.stderrText)")
     #expect(shell.stdoutText == "done:\n")
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "hi")
@@ -91,14 +100,16 @@ import Testing
 
   @Test func pbpasteReadsXclipAndGTKOwnersWithoutABroker() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: false)
-    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("from xclip".utf8))
+    let xclip = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("from xclip".utf8))
     let fromXclip = await Deadline.wait(for: .seconds(10)) {
       (try? await fixture.run(["pbpaste"]).stdoutText) == "from xclip"
     }
     #expect(fromXclip)
     _ = try await DetachedThread.run { xclip.kill() }
 
-    let gtk = try fixture.start(try await ScriptPeers.gtk(["own", "from gtk ünïcode", "UTF8_STRING", "text/html"]))
+    let gtk = try fixture.start(
+      try await ScriptPeers.gtk(["own", "from gtk ünïcode", "UTF8_STRING", "text/html"]))
     #expect(await waitForOutput(gtk, "ready"))
     let paste = try await fixture.run(["pbpaste"])
     #expect(paste.status == 0)
@@ -106,7 +117,10 @@ import Testing
     let html = try await fixture.run(["pbpaste", "--type", "text/html"])
     #expect(html.stdoutText == "from gtk ünïcode")
     let types = try await fixture.run(["pbpaste", "--list-types"])
-    #expect(types.stdoutText.split(separator: "\n").prefix(2) == ["public.utf8-plain-text", "public.html"])
+    #expect(
+      types.stdoutText.split(separator: "\n").prefix(2) == [
+        "public.utf8-plain-text", "public.html",
+      ])
     _ = try await DetachedThread.run { gtk.kill() }
   }
 
@@ -117,21 +131,28 @@ import Testing
     let plain = fixture.runtime.appendingPathComponent("page.txt")
     try Data("<b>bold</b>".utf8).write(to: html)
     try Data("bold".utf8).write(to: plain)
-    let copy = try await fixture.run(["ferry", "copy", "--type", "text/html", html.path, "--type", "text", plain.path])
+    let copy = try await fixture.run([
+      "ferry", "copy", "--type", "text/html", html.path, "--type", "text", plain.path,
+    ])
     #expect(copy.status == 0, "\(copy.stderrText)")
     let ready = await Deadline.wait(for: .seconds(10)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText.hasPrefix("text/html\n")) ?? false
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
+        .stdoutText.hasPrefix("text/html\n")) ?? false
     }
     #expect(ready)
-    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
+    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
+      .stdoutText
       .split(separator: "\n").map(String.init)
     #expect(targets.first == "text/html")
     #expect(targets.firstIndex(of: "UTF8_STRING").map { $0 > 0 } == true)
     #expect(Array(targets.suffix(4)) == ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"])
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "text/html"]).stdoutText == "<b>bold</b>")
+    #expect(
+      try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "text/html"])
+        .stdoutText == "<b>bold</b>")
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "bold")
     #expect(try await fixture.run(["xsel", "-o", "-b"]).stdoutText == "bold")
-    let gtk = try await fixture.run(try await ScriptPeers.gtk(["read", "text/html", "UTF8_STRING"]))
+    let gtk = try await fixture.run(
+      try await ScriptPeers.gtk(["read", "text/html", "UTF8_STRING"]))
     #expect(gtk.stdoutText.contains("targets: text/html"), "\(gtk.stdoutText)")
     #expect(gtk.stdoutText.contains("text/html -> type=text/html"), "\(gtk.stdoutText)")
     #expect(gtk.stdoutText.contains("text=\(hex("bold"))"), "\(gtk.stdoutText)")
@@ -172,21 +193,25 @@ import Testing
     #expect(
       store.stdoutText.contains("manager answered SAVE_TARGETS\nstored in"),
       "GTK's store ended by the manager's answer, not by giving up: \(store.stdoutText)")
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "kept after gtk exits")
+    #expect(
+      try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText
+        == "kept after gtk exits")
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "kept after gtk exits")
     try await fixture.stop()
   }
 
   @Test func contentOfAnXclipKilledWithSIGKILLStaysPasteable() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
-    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("outlives xclip".utf8))
+    let xclip = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("outlives xclip".utf8))
     let mirrored = await Deadline.wait(for: .seconds(10)) {
       (try? await fixture.run(["pbpaste"]).stdoutText) == "outlives xclip"
     }
     #expect(mirrored, "the broker copied what xclip offered")
     _ = try await DetachedThread.run { xclip.kill(signal: SIGKILL) }
     let served = await Deadline.wait(for: .seconds(10)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "outlives xclip"
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText)
+        == "outlives xclip"
     }
     #expect(served, "after xclip died, the broker serves its copy")
     try await fixture.stop()
@@ -199,9 +224,11 @@ import Testing
     let copy = try await fixture.run(["pbcopy", "--sensitive"], input: Data(secret.utf8))
     #expect(copy.status == 0)
     #expect(await waitForOutput(watch, "\"concealed\":true"))
-    #expect(try await fixture.run(["pbpaste"]).stdoutText == secret, "concealed content is still served")
+    #expect(
+      try await fixture.run(["pbpaste"]).stdoutText == secret, "concealed content is still served")
     #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == secret)
-    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]).stdoutText
+    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
+      .stdoutText
     #expect(targets.contains("x-kde-passwordManagerHint"))
     let watched = try await DetachedThread.run { watch.kill() }
     #expect(!watched.stdoutText.contains(secret))
@@ -225,10 +252,12 @@ import Testing
   @Test func pbpasteWithoutABrokerSaysWhenNobodyOwnsAndWhenTheOwnerNeverAnswers() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: false)
     // An owner that is stopped holds CLIPBOARD and never answers.
-    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("frozen".utf8))
-    #expect(await Deadline.wait(for: .seconds(10)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "frozen"
-    })
+    let xclip = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("frozen".utf8))
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText) == "frozen"
+      })
     Glibc.kill(xclip.pid, SIGSTOP)
     // Status 4 (timeout): pbpaste gave up by itself; one the test had to kill has none.
     let stalled = try await fixture.run(["pbpaste", "--timeout", "1"], timeout: .seconds(20))
@@ -238,9 +267,10 @@ import Testing
     _ = try await DetachedThread.run { xclip.kill() }
 
     // Once the owner is gone, nobody owns CLIPBOARD.
-    #expect(await Deadline.wait(for: .seconds(10)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]))?.status != 0
-    })
+    #expect(
+      await Deadline.wait(for: .seconds(10)) {
+        (try? await fixture.run(["xclip", "-o", "-selection", "clipboard"]))?.status != 0
+      })
     let nobody = try await fixture.run(["pbpaste"])
     #expect(nobody.status == 1, "\(nobody.stderrText)")
     #expect(nobody.stdoutText.isEmpty)
@@ -263,7 +293,9 @@ import Testing
     let paste = try await fixture.run(["pbpaste"])
     #expect(paste.stdoutText == "after", "\(paste.status) \(paste.stderrText)")
     let log = try await fixture.stop()
-    #expect(log.components(separatedBy: "the display went away").count == 2, "said once: \(log.suffix(800))")
+    #expect(
+      log.components(separatedBy: "the display went away").count == 2,
+      "said once: \(log.suffix(800))")
   }
 
   @Test func aFullDiskCostsOnlyTheCopyThatDidNotFit() async throws {
@@ -280,9 +312,12 @@ import Testing
     #expect(copy.stderrText.contains("the previous item stays"))
     let spool = fixture.runtime.appendingPathComponent(".cache/ferry/spool").path
     let leftovers = try await fixture.run(["find", spool, "-type", "f"])
-    #expect(leftovers.stdoutText.isEmpty, "the part that fitted is removed: \(leftovers.stdoutText)")
+    #expect(
+      leftovers.stdoutText.isEmpty, "the part that fitted is removed: \(leftovers.stdoutText)")
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "before", "the previous item stays")
-    #expect(try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0, "the broker goes on")
+    #expect(
+      try await fixture.run(["pbcopy"], input: Data("after".utf8)).status == 0, "the broker goes on"
+    )
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "after")
     try await fixture.stop()
   }
@@ -308,7 +343,8 @@ import Testing
     let badType = try await none.run(["pbcopy", "--type", "pnng"], input: Data("x".utf8))
     #expect(badType.status == 2)
     #expect(badType.stderrText.contains("'pnng'"))
-    let notUTF8 = try await none.run(["pbcopy", "--type", "text"], input: Data([0xFF, 0xFE, 0x00]))
+    let notUTF8 = try await none.run(
+      ["pbcopy", "--type", "text"], input: Data([0xFF, 0xFE, 0x00]))
     #expect(notUTF8.status == 5)
     let badBoard = try await none.run(["pbpaste", "-pboard", "no good!"])
     #expect(badBoard.status == 2)
@@ -317,7 +353,9 @@ import Testing
     _ = try await fixture.run(["pbcopy"], input: Data("keep me".utf8))
     let emptyAgain = try await fixture.run(["pbcopy"], input: Data())
     #expect(emptyAgain.status == 1)
-    #expect(try await fixture.run(["pbpaste"]).stdoutText == "keep me", "a failed copy leaves the previous item")
+    #expect(
+      try await fixture.run(["pbpaste"]).stdoutText == "keep me",
+      "a failed copy leaves the previous item")
     let missing = try await fixture.run(["pbpaste", "--type", "png"])
     #expect(missing.status == 1)
     #expect(missing.stderrText.contains("public.png"))

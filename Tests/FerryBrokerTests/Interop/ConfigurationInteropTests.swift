@@ -8,18 +8,29 @@ import Testing
 /// says where each value came from.
 @Suite struct ConfigurationInteropTests {
   @Test(arguments: [
-    ("# mine\ncapture-limit: 64\nhistroy:\n  entries: 5\n", ":3: unknown key 'histroy' (did you mean 'history'?)"),
-    ("history:\n  entries: plenty\n", ":2: history.entries: 'plenty' is not a whole number of entries, 1 or more"),
+    (
+      "# mine\ncapture-limit: 64\nhistroy:\n  entries: 5\n",
+      ":3: unknown key 'histroy' (did you mean 'history'?)"
+    ),
+    (
+      "history:\n  entries: plenty\n",
+      ":2: history.entries: 'plenty' is not a whole number of entries, 1 or more"
+    ),
     ("timeouts: {capture: 2\n", ":2:1: not valid YAML"),
   ])
-  func aWrongFileStopsTheDaemonWithOneLineNamingFileLineAndKey(text: String, message: String) async throws {
+  func aWrongFileStopsTheDaemonWithOneLineNamingFileLineAndKey(text: String, message: String)
+    async throws
+  {
     let fixture = try await BrokerFixture(display: nil, start: false)
     let path = try fixture.writeConfiguration(text)
     let daemon = try await fixture.run(["ferry", "daemon"])
     #expect(daemon.status == 2, "\(daemon.stderrText)")
     let lines = daemon.stderrText.split(separator: "\n")
-    #expect(lines.count == 1 && lines[0].hasPrefix("ferry: \(path)\(message)"), "\(daemon.stderrText)")
-    #expect(!FileManager.default.fileExists(atPath: fixture.runtime.appendingPathComponent("ferry/socket").path))
+    #expect(
+      lines.count == 1 && lines[0].hasPrefix("ferry: \(path)\(message)"), "\(daemon.stderrText)")
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: fixture.runtime.appendingPathComponent("ferry/socket").path))
     #expect(try await fixture.run(["ferry", "status"]).status == 3, "no broker started")
     // `ferry config` checks the file the same way.
     let check = try await fixture.run(["ferry", "config"])
@@ -34,15 +45,20 @@ import Testing
         environment: fixture.environment.merging(["FERRY_SERVE_TIMEOUT": "soon"]) { $1 })
     }
     #expect(variable.status == 2)
-    #expect(variable.stderrText == "ferry: FERRY_SERVE_TIMEOUT='soon' is not a number of seconds, more than 0 and at most 3600 (timeouts.serve)\n")
+    #expect(
+      variable.stderrText
+        == "ferry: FERRY_SERVE_TIMEOUT='soon' is not a number of seconds, more than 0 and at most 3600 (timeouts.serve)\n"
+    )
     let flag = try await fixture.run(["ferry", "daemon", "--capture-limit=-1"])
     #expect(flag.status == 2)
-    #expect(flag.stderrText == "ferry: --capture-limit: '-1' is not a whole number of MiB, 0 or more\n")
+    #expect(
+      flag.stderrText == "ferry: --capture-limit: '-1' is not a whole number of MiB, 0 or more\n")
   }
 
   @Test func theFileSetsTheHistoryAndAFlagOverridesIt() async throws {
     let fixture = try await BrokerFixture(display: nil, start: false)
-    try fixture.writeConfiguration("""
+    try fixture.writeConfiguration(
+      """
       history:
         entries: 2          # the two newest
         ignore: [PBCOPY]    # any case
@@ -73,22 +89,28 @@ import Testing
 
   @Test func ferryConfigSaysWhereEachValueCameFrom() async throws {
     let fixture = try await BrokerFixture(display: nil, start: false)
-    let path = try fixture.writeConfiguration("capture-limit: 128\n\nhistory:\n  entries: 50\n  size: 10\n")
+    let path = try fixture.writeConfiguration(
+      "capture-limit: 128\n\nhistory:\n  entries: 50\n  size: 10\n")
     let result = try await DetachedThread.run {
       try PeerProcess.run(
         [try Tools.path("ferry"), "config", "--json"], display: nil,
         environment: fixture.environment.merging(["FERRY_HISTORY_MIB": "20"]) { $1 })
     }
     #expect(result.status == 0, "\(result.stderrText)")
-    let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
     #expect(object["file"] as? String == path)
     let keys = try #require(object["keys"] as? [String: [String: Any]])
     func value(_ key: String) -> Int? { keys[key]?["value"] as? Int }
     func source(_ key: String) -> [String: Any]? { keys[key]?["source"] as? [String: Any] }
     #expect(value("capture-limit") == 128 && source("capture-limit")?["line"] as? Int == 1)
     #expect(value("history.entries") == 50 && source("history.entries")?["line"] as? Int == 4)
-    #expect(value("history.size") == 20 && source("history.size")?["variable"] as? String == "FERRY_HISTORY_MIB")
-    #expect(value("history.item-size") == 256 && source("history.item-size")?["kind"] as? String == "default")
+    #expect(
+      value("history.size") == 20
+        && source("history.size")?["variable"] as? String == "FERRY_HISTORY_MIB")
+    #expect(
+      value("history.item-size") == 256
+        && source("history.item-size")?["kind"] as? String == "default")
     #expect(Set(keys.keys).count == 10)
     // The table names the same sources.
     let table = try await fixture.run(["ferry", "config"])

@@ -12,14 +12,17 @@ import Testing
 /// the endless inputs each take the limit's 1 GiB of memory.
 @Suite(.serialized) struct CopyInputInteropTests {
   /// Runs `script` under bash with `$PBCOPY` and `$FERRY` naming the built tools.
-  func bash(_ fixture: BrokerFixture, _ script: String, input: Data? = nil) async throws -> PeerProcess.Result {
+  func bash(_ fixture: BrokerFixture, _ script: String, input: Data? = nil) async throws
+    -> PeerProcess.Result
+  {
     let tools = "PBCOPY=\(try Tools.path("pbcopy")) FERRY=\(try Tools.path("ferry"))"
     return try await fixture.run(["/bin/bash", "-c", "\(tools); \(script)"], input: input)
   }
 
   @Test func pbcopyReadsStandardInputNamedAsAFile() async throws {
     let fixture = try await BrokerFixture(display: nil, start: true)
-    let copy = try await fixture.run(["pbcopy", "/dev/stdin"], input: Data("through /dev/stdin".utf8))
+    let copy = try await fixture.run(
+      ["pbcopy", "/dev/stdin"], input: Data("through /dev/stdin".utf8))
     #expect(copy.status == 0, "\(copy.stderrText)")
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "through /dev/stdin")
     try await fixture.stop()
@@ -41,7 +44,9 @@ import Testing
     let fifo = fixture.runtime.appendingPathComponent("input.fifo").path
     #expect(mkfifo(fifo, 0o600) == 0)
     // The writer sends in two parts: the copy is the whole, read to the end of file.
-    let writer = try fixture.start(["/bin/sh", "-c", "exec > \"$0\"; printf 'first '; printf second", fifo])
+    let writer = try fixture.start([
+      "/bin/sh", "-c", "exec > \"$0\"; printf 'first '; printf second", fifo,
+    ])
     let copy = try await fixture.run(["pbcopy", fifo])
     #expect(copy.status == 0, "\(copy.stderrText)")
     #expect(try await DetachedThread.run { writer.finish() }.status == 0)
@@ -64,7 +69,8 @@ import Testing
   /// that ran on would be killed at the run's timeout, with another status. (`yes` says
   /// "Broken pipe" when pbcopy stops reading: not pbcopy's line, so it is dropped.)
   @Test(arguments: [
-    #""$PBCOPY" /dev/zero"#, #""$PBCOPY" < /dev/zero"#, #"yes 2>/dev/null | "$PBCOPY""#, #""$FERRY" copy /dev/zero"#,
+    #""$PBCOPY" /dev/zero"#, #""$PBCOPY" < /dev/zero"#, #"yes 2>/dev/null | "$PBCOPY""#,
+    #""$FERRY" copy /dev/zero"#,
   ])
   func anEndlessInputStopsAtTheLimitAndKeepsThePreviousItem(_ command: String) async throws {
     let fixture = try await BrokerFixture(display: nil, start: true)

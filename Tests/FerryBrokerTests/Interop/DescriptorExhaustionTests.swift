@@ -17,7 +17,9 @@ import Testing
 
     // 100 clients connect and hold their connections without a word: more than 64
     // descriptors can hold.
-    let flood = try await DetachedThread.run { try (0..<100).map { _ in try RawConnection(path: socket) } }
+    let flood = try await DetachedThread.run {
+      try (0..<100).map { _ in try RawConnection(path: socket) }
+    }
     let before = try cpuTime(of: pid)
     let status = try await fixture.run(["ferry", "status"], timeout: .seconds(10))
     #expect(status.status == 0, "ferry status is answered during the flood: \(status.stderrText)")

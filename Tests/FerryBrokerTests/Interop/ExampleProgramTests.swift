@@ -12,7 +12,9 @@ import Testing
     // A profile copied by a program that offers only the JSON, not Swift's text proxy.
     let file = fixture.runtime.appendingPathComponent("juan.json")
     try Data(#"{"name": "Juan Chavez", "bio": "Ceramicist"}"#.utf8).write(to: file)
-    #expect(try await fixture.run(["ferry", "copy", "--type", "com.example.profile", file.path]).status == 0)
+    #expect(
+      try await fixture.run(["ferry", "copy", "--type", "com.example.profile", file.path]).status
+        == 0)
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "Juan Chavez")
     try await fixture.stop()
   }
@@ -30,7 +32,9 @@ import Testing
     #expect(recorded, "\(listed)")
     #expect(listed.hasSuffix("\nshopping list\n"), "the newest entry's text last: \(listed)")
     let search = try await fixture.run([try Tools.example("HistoryReader"), "release", "notes"])
-    #expect(search.status == 0 && search.stdoutText.hasSuffix("\nrelease notes for 2.0\n"), "\(search.stdoutText)")
+    #expect(
+      search.status == 0 && search.stdoutText.hasSuffix("\nrelease notes for 2.0\n"),
+      "\(search.stdoutText)")
     let none = try await fixture.run([try Tools.example("HistoryReader"), "absentword"])
     #expect(none.status == 1 && none.stderrText == "HistoryReader: no entry matches 'absentword'\n")
     try await fixture.stop()

@@ -59,7 +59,9 @@ import Testing
       for entry in entries {
         for index in entry.representations.indices {
           let bytes = try store.contents(of: entry.id, at: index).data()
-          #expect(Int64(bytes.count) == entry.representations[index].size, "round \(round): entry \(entry.id) is whole")
+          #expect(
+            Int64(bytes.count) == entry.representations[index].size,
+            "round \(round): entry \(entry.id) is whole")
         }
       }
     }
@@ -94,7 +96,9 @@ import Testing
     #expect(try await fixture.run(["pbcopy"], input: Data("small before".utf8)).status == 0)
     #expect(await Self.waitForEntries(fixture, 1))
     let large = Data(repeating: UInt8(ascii: "z"), count: 600 << 10)
-    #expect(try await fixture.run(["pbcopy"], input: large).status == 0, "the copy itself does not depend on the history")
+    #expect(
+      try await fixture.run(["pbcopy"], input: large).status == 0,
+      "the copy itself does not depend on the history")
     #expect(try await fixture.run(["pbpaste"]).stdout == large)
     #expect(try await fixture.run(["pbcopy"], input: Data("small after".utf8)).status == 0)
     #expect(await Self.waitForEntries(fixture, 2))
@@ -114,7 +118,9 @@ import Testing
       [try Tools.path("ferry"), "daemon", "--verbose"], display: nil,
       environment: fixture.environment.merging(["FERRY_SOCKET": secondSocket]) { $1 })
     defer { _ = second.kill() }
-    let secondUp = try await DetachedThread.run { Deadline.wait(for: .seconds(10)) { second.errorSoFar.contains("listening on") } }
+    let secondUp = try await DetachedThread.run {
+      Deadline.wait(for: .seconds(10)) { second.errorSoFar.contains("listening on") }
+    }
     #expect(secondUp, "\(second.errorSoFar)")
     #expect(second.errorSoFar.contains("history is off"), "\(second.errorSoFar)")
     #expect(try await fixture.run(["pbcopy"], input: Data("first broker".utf8)).status == 0)
@@ -140,11 +146,14 @@ import Testing
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "new copy")
     #expect(await Self.waitForEntries(fixture, 3))
     let log = try await fixture.stop()
-    #expect(log.contains("cannot be read"), "the restore names the missing blob: \(log.suffix(600))")
+    #expect(
+      log.contains("cannot be read"), "the restore names the missing blob: \(log.suffix(600))")
     let store = try Self.reader(fixture)
     defer { try? store.close() }
     let entries = try store.list()
     #expect(entries.count == 3)
-    #expect(try store.contents(of: entries[2].id, at: 0).data() == Data("older, inline".utf8), "the rest works")
+    #expect(
+      try store.contents(of: entries[2].id, at: 0).data() == Data("older, inline".utf8),
+      "the rest works")
   }
 }

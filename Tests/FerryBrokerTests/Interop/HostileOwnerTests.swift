@@ -57,27 +57,36 @@ import Testing
   /// at 512 targets, which `SelectionOfferTests` checks): the copy made meanwhile wins.
   @Test func aCopyMadeWhileTheBrokerTakesInHundredThousandTargetsReplacesThem() async throws {
     // Interning 100,000 atoms takes the owner seconds on a busy machine.
-    let run = try await HostileRun.start("many-targets", display: xvfb.name, readyWithin: .seconds(90))
+    let run = try await HostileRun.start(
+      "many-targets", display: xvfb.name, readyWithin: .seconds(90))
     // The next copy comes while the broker is still taking in the list, and replaces it.
-    #expect(await waitForOutput(run.owner, "request target=TARGETS"), "the broker asked for the targets")
+    #expect(
+      await waitForOutput(run.owner, "request target=TARGETS"), "the broker asked for the targets")
     try await run.finish()
   }
 
   /// The list is cut at 512 targets, but UTF8_STRING after 100,000 bogus ones is kept: the
   /// owner's text is still mirrored and pasteable through the broker.
   @Test func textListedAfterHundredThousandBogusTargetsIsStillMirrored() async throws {
-    let run = try await HostileRun.start("many-targets", display: xvfb.name, readyWithin: .seconds(90))
+    let run = try await HostileRun.start(
+      "many-targets", display: xvfb.name, readyWithin: .seconds(90))
     let paste = try await run.pasteOnceTheBrokerNoticed()
-    #expect(paste.result.status == 0 && paste.result.stdoutText == "hostile but short", "\(paste.result.status) \(paste.result.stderrText)")
+    #expect(
+      paste.result.status == 0 && paste.result.stdoutText == "hostile but short",
+      "\(paste.result.status) \(paste.result.stderrText)")
     try await run.finish()
   }
 
   @Test func aCaptureCutShortByANewOwnerAsksItNothing() async throws {
-    let run = try await HostileRun.start("many-targets", display: xvfb.name, readyWithin: .seconds(90))
-    #expect(await waitForOutput(run.owner, "request target=TARGETS"), "the broker asked for the targets")
+    let run = try await HostileRun.start(
+      "many-targets", display: xvfb.name, readyWithin: .seconds(90))
+    #expect(
+      await waitForOutput(run.owner, "request target=TARGETS"), "the broker asked for the targets")
     // A second owner comes while the broker captures the first one's 512 bogus targets; it
     // logs every target it is asked for.
-    let next = try run.fixture.start([try await HostileRun.executable.value, "CLIPBOARD", "huge-incr"])
+    let next = try run.fixture.start([
+      try await HostileRun.executable.value, "CLIPBOARD", "huge-incr",
+    ])
     #expect(await waitForOutput(next, "ready"))
     let text = String(repeating: "chunk of a huge transfer;", count: 3)
     let mirrored = await Deadline.wait(for: .seconds(10)) {
@@ -89,18 +98,26 @@ import Testing
     try await run.finish()
     let log = try await DetachedThread.run { next.kill() }.stdoutText
     let asked = log.components(separatedBy: "FERRY_BOGUS_TARGET_").count - 1
-    #expect(!log.contains("FERRY_BOGUS_TARGET_16"), "the first owner's capture went on asking the second owner for \(asked) of its targets")
+    #expect(
+      !log.contains("FERRY_BOGUS_TARGET_16"),
+      "the first owner's capture went on asking the second owner for \(asked) of its targets")
   }
 
   @Test func incrAnnouncingFourGiBIsDrainedToItsEnd() async throws {
     let run = try await HostileRun.start("huge-incr", display: xvfb.name)
     // The capture is over the budget from the announcement on: it drains the transfer.
-    #expect(await waitForOutput(run.owner, "finished", timeout: .seconds(20)), "the owner's transfer was finished, not abandoned")
+    #expect(
+      await waitForOutput(run.owner, "finished", timeout: .seconds(20)),
+      "the owner's transfer was finished, not abandoned")
     let text = String(repeating: "chunk of a huge transfer;", count: 3)
     let paste = try await run.pasteOnceTheBrokerNoticed()
-    #expect(paste.result.status == 0 && paste.result.stdoutText == text, "\(paste.result.status) \(paste.result.stderrText)")
+    #expect(
+      paste.result.status == 0 && paste.result.stdoutText == text,
+      "\(paste.result.status) \(paste.result.stderrText)")
     let direct = try await run.pasteWithoutBroker()
-    #expect(direct.result.status == 0 && direct.result.stdoutText == text, "\(direct.result.status) \(direct.result.stderrText)")
+    #expect(
+      direct.result.status == 0 && direct.result.stdoutText == text,
+      "\(direct.result.status) \(direct.result.stderrText)")
     try await run.finish()
   }
 
@@ -138,7 +155,9 @@ import Testing
 /// One hostile case: a broker that has mirrored an ordinary copy, its resources measured
 /// then, and a hostile owner that took the selection after.
 private struct HostileRun {
-  static let executable = Task { try await DetachedThread.run { try CompiledPeer.build("hostile_owner.c") } }
+  static let executable = Task {
+    try await DetachedThread.run { try CompiledPeer.build("hostile_owner.c") }
+  }
   static let warmText = "before the hostile owner"
 
   let mode: String
@@ -152,14 +171,16 @@ private struct HostileRun {
   /// Starts a broker, copies through it once, measures it, then starts the hostile owner
   /// in `mode` and waits for it to own `selection`.
   static func start(
-    _ mode: String, selection: String = "CLIPBOARD", display: String, readyWithin: Duration = .seconds(20)
+    _ mode: String, selection: String = "CLIPBOARD", display: String,
+    readyWithin: Duration = .seconds(20)
   ) async throws -> HostileRun {
     let path = try await executable.value
     let fixture = try await BrokerFixture(display: display, start: true)
     // Warm up both ways (an X owner captured, a pbcopy served), so what the first capture
     // starts is in the baseline.
     let pasteboard = selection == "PRIMARY" ? "primary" : "general"
-    let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", selection.lowercased()], input: Data("warm".utf8))
+    let xclip = try fixture.start(
+      ["xclip", "-i", "-quiet", "-selection", selection.lowercased()], input: Data("warm".utf8))
     let mirrored = await Deadline.wait(for: .seconds(10)) {
       (try? await fixture.run(["pbpaste", "-pboard", pasteboard]).stdoutText) == "warm"
     }
@@ -170,14 +191,18 @@ private struct HostileRun {
     let hostile = try fixture.start([path, selection, mode])
     guard await waitForOutput(hostile, "ready", timeout: readyWithin) else {
       let result = try await DetachedThread.run { hostile.kill() }
-      Issue.record("hostile_owner \(mode) never owned \(selection): \(result.stdoutText) \(result.stderrText)")
+      Issue.record(
+        "hostile_owner \(mode) never owned \(selection): \(result.stdoutText) \(result.stderrText)")
       throw HostileOwnerDidNotStart()
     }
     // The broker answers while it captures the hostile owner's offer.
-    let status = try await timed { try await fixture.run(["ferry", "status"], timeout: .seconds(10)) }
+    let status = try await timed {
+      try await fixture.run(["ferry", "status"], timeout: .seconds(10))
+    }
     #expect(status.result.status == 0, "ferry status: \(status.result.stderrText)")
     return HostileRun(
-      mode: mode, fixture: fixture, owner: hostile, selection: selection, before: before, statusTook: status.elapsed)
+      mode: mode, fixture: fixture, owner: hostile, selection: selection, before: before,
+      statusTook: status.elapsed)
   }
 
   /// `pbpaste` through the broker, once the broker has heard of the new owner (it no longer
@@ -185,7 +210,11 @@ private struct HostileRun {
   func pasteOnceTheBrokerNoticed(pasteboard: String = "general") async throws -> TimedResult {
     var last: TimedResult?
     let noticed = await Deadline.wait(for: .seconds(30)) {
-      guard let outcome = try? await timed({ try await fixture.run(["pbpaste", "-pboard", pasteboard], timeout: .seconds(40)) }) else {
+      guard
+        let outcome = try? await timed({
+          try await fixture.run(["pbpaste", "-pboard", pasteboard], timeout: .seconds(40))
+        })
+      else {
         return false
       }
       last = outcome
@@ -208,7 +237,9 @@ private struct HostileRun {
   /// One line in the test's output: what a paste did and how long it took.
   private func report(_ what: String, _ outcome: TimedResult) {
     let stderr = outcome.result.stderrText.trimmingCharacters(in: .newlines)
-    print("hostile_owner \(mode): \(what) exited \(outcome.result.status) after \(outcome.elapsed), \(outcome.result.stdout.count) bytes out; \(stderr)")
+    print(
+      "hostile_owner \(mode): \(what) exited \(outcome.result.status) after \(outcome.elapsed), \(outcome.result.stdout.count) bytes out; \(stderr)"
+    )
   }
 
   /// The checks every mode ends with, then stops the owner and the broker: a well-behaved
@@ -218,9 +249,11 @@ private struct HostileRun {
     let clock = ContinuousClock()
     let started = clock.now
     let xclip = try fixture.start(
-      ["xclip", "-i", "-quiet", "-selection", selection.lowercased()], input: Data("after the hostile owner".utf8))
+      ["xclip", "-i", "-quiet", "-selection", selection.lowercased()],
+      input: Data("after the hostile owner".utf8))
     let replaced = await Deadline.wait(for: .seconds(30)) {
-      (try? await fixture.run(["pbpaste", "-pboard", pasteboard], timeout: .seconds(5)).stdoutText) == "after the hostile owner"
+      (try? await fixture.run(["pbpaste", "-pboard", pasteboard], timeout: .seconds(5)).stdoutText)
+        == "after the hostile owner"
     }
     let took = clock.now - started
     #expect(replaced, "xclip's copy was pasteable (waited \(took))")
@@ -228,19 +261,27 @@ private struct HostileRun {
 
     let status = try await fixture.run(["ferry", "status"], timeout: .seconds(10))
     #expect(status.status == 0, "ferry status: \(status.stderrText)")
-    try await expectRoundTrip(fixture, pasteboard: pasteboard, text: "round trip after the hostile owner")
+    try await expectRoundTrip(
+      fixture, pasteboard: pasteboard, text: "round trip after the hostile owner")
 
     var after = DaemonResources(fixture)
     let settled = await Deadline.wait(for: .seconds(10)) { () async -> Bool in
       after = DaemonResources(fixture)
       return after.map { before.admits($0) } ?? false
     }
-    #expect(settled, "threads and descriptors back near \(before): \(after.map { "\($0)" } ?? "the daemon is gone")")
-    print("hostile_owner \(mode) on \(selection): ferry status took \(statusTook); the next copy was pasteable after \(took); before \(before), after \(after.map { "\($0)" } ?? "?")")
+    #expect(
+      settled,
+      "threads and descriptors back near \(before): \(after.map { "\($0)" } ?? "the daemon is gone")"
+    )
+    print(
+      "hostile_owner \(mode) on \(selection): ferry status took \(statusTook); the next copy was pasteable after \(took); before \(before), after \(after.map { "\($0)" } ?? "?")"
+    )
     let ownerLog = try await DetachedThread.run { owner.kill() }
     let log = try await fixture.stop()
     if !(replaced && settled) {
-      Issue.record("owner: \(ownerLog.stdoutText.suffix(600)) \(ownerLog.stderrText) broker log: \(log.suffix(1500))")
+      Issue.record(
+        "owner: \(ownerLog.stdoutText.suffix(600)) \(ownerLog.stderrText) broker log: \(log.suffix(1500))"
+      )
     }
   }
 }
@@ -261,8 +302,11 @@ private func timed(_ body: () async throws -> PeerProcess.Result) async throws -
 }
 
 /// `pbcopy` then `pbpaste` through the broker give the same text back, within 10 s each.
-private func expectRoundTrip(_ fixture: BrokerFixture, pasteboard: String, text: String) async throws {
-  let copy = try await fixture.run(["pbcopy", "-pboard", pasteboard], input: Data(text.utf8), timeout: .seconds(10))
+private func expectRoundTrip(_ fixture: BrokerFixture, pasteboard: String, text: String)
+  async throws
+{
+  let copy = try await fixture.run(
+    ["pbcopy", "-pboard", pasteboard], input: Data(text.utf8), timeout: .seconds(10))
   #expect(copy.status == 0, "pbcopy: \(copy.stderrText)")
   let paste = try await fixture.run(["pbpaste", "-pboard", pasteboard], timeout: .seconds(10))
   #expect(paste.stdoutText == text, "pbpaste: \(paste.status) \(paste.stderrText)")
@@ -278,7 +322,8 @@ private struct DaemonResources: CustomStringConvertible {
       let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") }),
       let threads = Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)),
-      let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+      let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        .count
     else { return nil }
     self.threads = threads
     self.descriptors = descriptors

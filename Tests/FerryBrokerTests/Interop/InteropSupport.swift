@@ -10,8 +10,11 @@ import Testing
 enum Tools {
   static let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   static func path(_ name: String) throws -> String {
-    let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent(name).path }
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+    let candidates = [directory, directory.deletingLastPathComponent()].map {
+      $0.appendingPathComponent(name).path
+    }
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
       throw MissingBuildProduct(name: name)
     }
     return found
@@ -19,8 +22,12 @@ enum Tools {
   /// An example program of `Examples/`, a package of its own that Scripts/test builds into
   /// the repository's `.build-examples` (`swift build --build-tests` does not build it).
   static func example(_ name: String) throws -> String {
-    let path = repository.appendingPathComponent(".build-examples/debug").appendingPathComponent(name).path
-    guard FileManager.default.isExecutableFile(atPath: path) else { throw MissingBuildProduct(name: name) }
+    let path = repository.appendingPathComponent(".build-examples/debug").appendingPathComponent(
+      name
+    ).path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw MissingBuildProduct(name: name)
+    }
     return path
   }
   static var repository: URL {
@@ -50,8 +57,10 @@ final class BrokerFixture: @unchecked Sendable {
 
   /// Creates the environment; starts a broker when `start` is set.
   init(display: String?, start: Bool, environment extra: [String: String] = [:]) async throws {
-    runtime = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-it-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    runtime = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ferry-it-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(
+      at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     self.display = display
     extraEnvironment = extra
     if start { try await startDaemon() }
@@ -103,13 +112,17 @@ final class BrokerFixture: @unchecked Sendable {
   /// Runs a tool (`pbcopy`, `pbpaste`, `ferry`) or a peer program to completion, with
   /// `extra` added to the fixture's environment.
   func run(
-    _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(20), environment extra: [String: String] = [:]
+    _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(20),
+    environment extra: [String: String] = [:]
   ) async throws -> PeerProcess.Result {
     var command = arguments
-    if ["pbcopy", "pbpaste", "ferry"].contains(command[0]) { command[0] = try Tools.path(command[0]) }
+    if ["pbcopy", "pbpaste", "ferry"].contains(command[0]) {
+      command[0] = try Tools.path(command[0])
+    }
     let (resolved, environment, display) = (command, environment.merging(extra) { $1 }, display)
     return try await DetachedThread.run {
-      try PeerProcess.run(resolved, display: display, input: input, timeout: timeout, environment: environment)
+      try PeerProcess.run(
+        resolved, display: display, input: input, timeout: timeout, environment: environment)
     }
   }
 
@@ -126,7 +139,9 @@ final class BrokerFixture: @unchecked Sendable {
   /// Starts a program and leaves it running.
   func start(_ arguments: [String], input: Data? = nil) throws -> PeerProcess {
     var command = arguments
-    if ["pbcopy", "pbpaste", "ferry"].contains(command[0]) { command[0] = try Tools.path(command[0]) }
+    if ["pbcopy", "pbpaste", "ferry"].contains(command[0]) {
+      command[0] = try Tools.path(command[0])
+    }
     return try PeerProcess(command, display: display, input: input, environment: environment)
   }
 
@@ -136,11 +151,15 @@ final class BrokerFixture: @unchecked Sendable {
   func startWatch(_ arguments: [String] = []) async throws -> PeerProcess {
     let before = watchesSubscribed
     let watch = try start(["ferry", "watch"] + arguments)
-    guard await Deadline.wait(for: .seconds(20), { self.watchesSubscribed > before || !watch.process.isRunning })
-      && watchesSubscribed > before
+    guard
+      await Deadline.wait(
+        for: .seconds(20), { self.watchesSubscribed > before || !watch.process.isRunning })
+        && watchesSubscribed > before
     else {
       let result = try await DetachedThread.run { watch.kill() }
-      Issue.record("the broker never subscribed ferry watch: \(result.stderrText) broker log: \(daemon?.errorSoFar.suffix(800) ?? "")")
+      Issue.record(
+        "the broker never subscribed ferry watch: \(result.stderrText) broker log: \(daemon?.errorSoFar.suffix(800) ?? "")"
+      )
       throw WatchDidNotStart()
     }
     return watch
@@ -169,10 +188,16 @@ struct DaemonDidNotStart: Error, CustomStringConvertible {
 /// The system Python's GTK and Tk peers.
 enum ScriptPeers {
   static func gtk(_ arguments: [String]) async throws -> [String] {
-    [try await Python.gtk, "-u", Tools.peersDirectory.appendingPathComponent("gtk_clipboard.py").path] + arguments
+    [
+      try await Python.gtk, "-u",
+      Tools.peersDirectory.appendingPathComponent("gtk_clipboard.py").path,
+    ] + arguments
   }
   static func tk(_ arguments: [String]) async throws -> [String] {
-    [try await Python.tk, "-u", Tools.peersDirectory.appendingPathComponent("tk_clipboard.py").path] + arguments
+    [
+      try await Python.tk, "-u",
+      Tools.peersDirectory.appendingPathComponent("tk_clipboard.py").path,
+    ] + arguments
   }
 }
 
@@ -204,7 +229,9 @@ enum Python {
   /// The interpreter alone.
   static var plain: String {
     get throws {
-      guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
+      guard let python = Peers.systemPython else {
+        throw PeerUnavailable(program: "/usr/bin/python3")
+      }
       return python
     }
   }
@@ -215,7 +242,9 @@ enum Python {
       ["import gi", "gi.require_version('Gtk', '3.0')", "from gi.repository import Gtk"])
   }
   private static let tkCheck = Task { try await check("python3-tk", ["import tkinter"]) }
-  private static let qtCheck = Task { try await check("python3-pyqt5", ["from PyQt5.QtGui import QGuiApplication"]) }
+  private static let qtCheck = Task {
+    try await check("python3-pyqt5", ["from PyQt5.QtGui import QGuiApplication"])
+  }
 
   private static func check(_ package: String, _ statements: [String]) async throws -> String {
     let python = try plain
@@ -224,8 +253,9 @@ enum Python {
     }
     // Only a module that is not there is a skip; a slow import under load, or any other
     // failure, is not (the check is kept for the whole process).
-    if result.status != 0, result.stderrText.contains("ModuleNotFoundError") || result.stderrText.contains("ImportError")
-      || result.stderrText.contains("ValueError: Namespace")
+    if result.status != 0,
+      result.stderrText.contains("ModuleNotFoundError") || result.stderrText.contains("ImportError")
+        || result.stderrText.contains("ValueError: Namespace")
     {
       throw PeerUnavailable(program: package)
     }
@@ -268,7 +298,9 @@ extension Trait where Self == SkipsWithoutPeers {
 }
 
 /// Waits, off the pool, for a started peer's output to contain `text`.
-func waitForOutput(_ peer: PeerProcess, _ text: String, timeout: Duration = .seconds(15)) async -> Bool {
+func waitForOutput(_ peer: PeerProcess, _ text: String, timeout: Duration = .seconds(15)) async
+  -> Bool
+{
   (try? await DetachedThread.run { peer.waitForOutput(text, timeout: timeout) }) ?? false
 }
 

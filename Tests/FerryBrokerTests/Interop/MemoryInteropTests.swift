@@ -23,12 +23,14 @@ import Testing
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let pid = try #require(fixture.daemon).pid
     let file = try fixture.textFile(mebibytes: mebibytes)
-    let copy = try await fixture.run(["sh", "-c", "'\(try Tools.path("pbcopy"))' < '\(file.path)'"], timeout: .seconds(60))
+    let copy = try await fixture.run(
+      ["sh", "-c", "'\(try Tools.path("pbcopy"))' < '\(file.path)'"], timeout: .seconds(60))
     try #require(copy.status == 0, "pbcopy: \(copy.stderrText)")
     // The broker serves it on CLIPBOARD once it has taken the selection. Asked for TIMESTAMP,
     // which it answers without looking at the item: TARGETS would make it read the text.
     let served = await Deadline.wait(for: .seconds(20)) {
-      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TIMESTAMP"]))?.status == 0
+      (try? await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TIMESTAMP"]))?
+        .status == 0
     }
     try #require(served)
     return (fixture, pid)
@@ -37,11 +39,18 @@ import Testing
   /// `count` readers of `target` on CLIPBOARD, each stalled in INCR holding its first chunk
   /// (`xselprobe stall`). TARGETS is asked first (the broker reads the text once to see what it
   /// may offer), so that each reader's request is answered within its 5 s in a debug build.
-  private func stalledReaders(_ fixture: BrokerFixture, count: Int, target: String) async throws -> [PeerProcess] {
+  private func stalledReaders(_ fixture: BrokerFixture, count: Int, target: String) async throws
+    -> [PeerProcess]
+  {
     let probe = try await DetachedThread.run { try CompiledPeer.build("xselprobe.c") }
-    let targets = try await fixture.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"], timeout: .seconds(120))
-    try #require(targets.stdoutText.contains("UTF8_STRING"), "TARGETS: \(targets.stdoutText) \(targets.stderrText)")
-    let readers = try (0..<count).map { _ in try fixture.start([probe, "stall", "CLIPBOARD", target]) }
+    let targets = try await fixture.run(
+      ["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"], timeout: .seconds(120))
+    try #require(
+      targets.stdoutText.contains("UTF8_STRING"),
+      "TARGETS: \(targets.stdoutText) \(targets.stderrText)")
+    let readers = try (0..<count).map { _ in
+      try fixture.start([probe, "stall", "CLIPBOARD", target])
+    }
     for reader in readers where !(await waitForOutput(reader, "stalled", timeout: .seconds(60))) {
       readers.forEach { _ = $0.kill() }
       Issue.record("a reader of \(target) did not stall in INCR: \(reader.outputSoFar)")
@@ -54,7 +63,9 @@ import Testing
   /// figure read.
   /// Under a sanitizer the figures are not the daemon's (``SanitizedRun/measuresMemory``):
   /// the figure is read once, and ``expectResident(_:atMost:_:sourceLocation:)`` checks nothing.
-  private func waitForResidentMemory(of pid: Int32, atMost limit: Double, within deadline: Duration = .seconds(20)) async -> Double {
+  private func waitForResidentMemory(
+    of pid: Int32, atMost limit: Double, within deadline: Duration = .seconds(20)
+  ) async -> Double {
     guard SanitizedRun.measuresMemory else { return residentMebibytes(of: pid) }
     var last = 0.0
     _ = await Deadline.wait(for: deadline) { () async -> Bool in
@@ -66,7 +77,8 @@ import Testing
 
   /// Expects `figure` MiB to be at most `limit`, in a run whose figures are the daemon's own.
   private func expectResident(
-    _ figure: Double, atMost limit: Double, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation
+    _ figure: Double, atMost limit: Double, _ comment: Comment,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     guard SanitizedRun.measuresMemory else { return }
     #expect(figure <= limit, comment, sourceLocation: sourceLocation)
@@ -78,10 +90,13 @@ import Testing
   @Test func oneXReadOfASpooledItemGivesItsMemoryBack() async throws {
     let (fixture, pid) = try await brokerHoldingText(mebibytes: 48)
     let held = residentMebibytes(of: pid)
-    let read = try await fixture.run(["sh", "-c", "xclip -o -selection clipboard | wc -c"], timeout: .seconds(120))
+    let read = try await fixture.run(
+      ["sh", "-c", "xclip -o -selection clipboard | wc -c"], timeout: .seconds(120))
     #expect(read.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "\(48 << 20)")
     let after = await waitForResidentMemory(of: pid, atMost: held + 12)
-    expectResident(after, atMost: held + 12, "holding 48 MiB spooled: \(held) MiB; after one xclip -o: \(after) MiB")
+    expectResident(
+      after, atMost: held + 12,
+      "holding 48 MiB spooled: \(held) MiB; after one xclip -o: \(after) MiB")
     try await fixture.stop()
   }
 
@@ -92,13 +107,16 @@ import Testing
   @Test func stalledUTF16ReadersHoldNoCopyOfTheText() async throws {
     // Under a sanitizer, where the figures are not checked, 2 MiB (still many INCR chunks):
     // converting 12 MiB to UTF-16 took AddressSanitizer's debug build past the probe's 5 s.
-    let (fixture, pid) = try await brokerHoldingText(mebibytes: SanitizedRun.measuresMemory ? 12 : 2)
+    let (fixture, pid) = try await brokerHoldingText(
+      mebibytes: SanitizedRun.measuresMemory ? 12 : 2)
     let held = residentMebibytes(of: pid)
     let readers = try await stalledReaders(fixture, count: 3, target: "text/plain;charset=utf-16")
     defer { readers.forEach { _ = $0.kill() } }
     let stalled = residentMebibytes(of: pid)
     // Before: 12 MiB of text as UTF-16 is 24 MiB, and a String and a Latin-1 copy besides.
-    expectResident(stalled, atMost: held + 12, "holding 12 MiB: \(held) MiB; three readers stalled in its UTF-16: \(stalled) MiB")
+    expectResident(
+      stalled, atMost: held + 12,
+      "holding 12 MiB: \(held) MiB; three readers stalled in its UTF-16: \(stalled) MiB")
     // The owner gives up on a reader after 5 s without a deletion; what it read goes.
     let after = await waitForResidentMemory(of: pid, atMost: held + 6)
     expectResident(after, atMost: held + 6, "after the owner gave up on them: \(after) MiB")
@@ -114,7 +132,9 @@ import Testing
     let readers = try await stalledReaders(fixture, count: 5, target: "UTF8_STRING")
     defer { readers.forEach { _ = $0.kill() } }
     let after = await waitForResidentMemory(of: pid, atMost: held + 6)
-    expectResident(after, atMost: held + 6, "holding 48 MiB: \(held) MiB; after five readers stalled and were dropped: \(after) MiB")
+    expectResident(
+      after, atMost: held + 6,
+      "holding 48 MiB: \(held) MiB; after five readers stalled and were dropped: \(after) MiB")
     try await fixture.stop()
   }
 
@@ -123,9 +143,13 @@ import Testing
   @Test func idleConnectionsCostLittleAndLeaveLittle() async throws {
     let fixture = try await BrokerFixture(display: xvfb.name, start: true)
     let pid = try #require(fixture.daemon).pid
-    let socket = fixture.runtime.appendingPathComponent("ferry/display-\(xvfb.name.dropFirst()).sock").path
+    let socket = fixture.runtime.appendingPathComponent(
+      "ferry/display-\(xvfb.name.dropFirst()).sock"
+    ).path
     // Warm the paths a connection takes, so the figure below is what connections hold.
-    try await DetachedThread.run { try (0..<20).forEach { _ in try RawConnection(path: socket).hello() } }
+    try await DetachedThread.run {
+      try (0..<20).forEach { _ in try RawConnection(path: socket).hello() }
+    }
     let before = residentMebibytes(of: pid)
     var connections: [RawConnection]? = try await DetachedThread.run {
       try (0..<500).map { _ in
@@ -135,7 +159,8 @@ import Testing
       }
     }
     let open = residentMebibytes(of: pid)
-    expectResident(open - before, atMost: 12, "before: \(before) MiB; 500 idle connections: \(open) MiB")
+    expectResident(
+      open - before, atMost: 12, "before: \(before) MiB; 500 idle connections: \(open) MiB")
     connections = nil
     _ = connections
     let after = await waitForResidentMemory(of: pid, atMost: before + 6)
@@ -149,7 +174,8 @@ import Testing
 func residentMebibytes(of pid: Int32) -> Double {
   guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
     let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-    let kibibytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({ Double($0) })
+    let kibibytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+      .flatMap({ Double($0) })
   else { return 0 }
   return kibibytes / 1024
 }

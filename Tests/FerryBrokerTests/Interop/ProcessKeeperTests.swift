@@ -22,23 +22,31 @@ import Testing
         let environment = try? Data(wholeFileAt: URL(fileURLWithPath: "/proc/\(entry)/environ")),
         environment.range(of: needle) != nil
       else { continue }
-      let command = (try? Data(wholeFileAt: URL(fileURLWithPath: "/proc/\(entry)/cmdline"))) ?? Data()
+      let command =
+        (try? Data(wholeFileAt: URL(fileURLWithPath: "/proc/\(entry)/cmdline"))) ?? Data()
       found[pid] = String(decoding: command.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
     }
     return found
   }
 
   @Test(
-    .enabled(if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil, "the probe starts Xvfb and xclip"),
+    .enabled(
+      if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil,
+      "the probe starts Xvfb and xclip"),
     arguments: [SIGKILL, SIGTERM, SIGABRT])
   func nothingOutlivesTheTestProcess(signal: Int32) async throws {
     let mark = UUID().uuidString
-    let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-keeper-\(mark.prefix(8))")
-    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let runtime = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ferry-keeper-\(mark.prefix(8))")
+    try FileManager.default.createDirectory(
+      at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(at: runtime) }
     let probe = try PeerProcess(
-      [try Tools.path("KeeperProbe"), try Tools.path("pbcopy"), try Tools.path("ferry")], display: nil,
-      environment: ["FERRY_PROBE_MARK": mark, "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path])
+      [try Tools.path("KeeperProbe"), try Tools.path("pbcopy"), try Tools.path("ferry")],
+      display: nil,
+      environment: [
+        "FERRY_PROBE_MARK": mark, "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path,
+      ])
     defer { _ = probe.kill(signal: SIGKILL) }
     let started = await waitForOutput(probe, "started 0", timeout: .seconds(30))
     try #require(started, "the probe started its processes: \(probe.errorSoFar)")
@@ -48,7 +56,9 @@ import Testing
       #expect(commands.contains(expected), "the probe runs \(expected): \(commands)")
     }
     _ = kill(probe.pid, signal)
-    let gone = await Deadline.wait(for: .seconds(15)) { () async -> Bool in processes(marked: mark).isEmpty }
+    let gone = await Deadline.wait(for: .seconds(15)) { () async -> Bool in
+      processes(marked: mark).isEmpty
+    }
     let left = processes(marked: mark)
     for pid in left.keys { kill(pid, SIGKILL) }
     #expect(gone, "left running after the probe got signal \(signal): \(left.values.sorted())")

@@ -23,8 +23,12 @@ import Testing
     defer { _ = grabber.kill() }
     #expect(await waitForOutput(grabber, "grabbed"))
     #expect(try await fixture.run(["pbcopy"], input: Data("while grabbed".utf8)).status == 0)
-    #expect(FileManager.default.fileExists(atPath: released.path), "pbcopy returned while the broker could not own CLIPBOARD")
-    #expect(try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText == "while grabbed")
+    #expect(
+      FileManager.default.fileExists(atPath: released.path),
+      "pbcopy returned while the broker could not own CLIPBOARD")
+    #expect(
+      try await fixture.run(["xclip", "-o", "-selection", "clipboard"]).stdoutText
+        == "while grabbed")
     try await fixture.stop()
   }
 
@@ -45,14 +49,17 @@ import Testing
     var overtaken: [String] = []
     for round in 1...25 {
       #expect(try await fixture.run(["pbcopy"], input: Data("pbcopy \(round)".utf8)).status == 0)
-      let xclip = try fixture.start(["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("xclip \(round)".utf8))
+      let xclip = try fixture.start(
+        ["xclip", "-i", "-quiet", "-selection", "clipboard"], input: Data("xclip \(round)".utf8))
       defer { _ = xclip.kill() }
       let settled = await Deadline.wait(for: .seconds(10)) {
         (try? await fixture.run(["pbpaste"]))?.stdoutText == "xclip \(round)"
       }
       if !settled || !xclip.process.isRunning { overtaken.append("round \(round)") }
     }
-    #expect(overtaken.isEmpty, "the broker took CLIPBOARD from the xclip copied after pbcopy: \(overtaken)")
+    #expect(
+      overtaken.isEmpty,
+      "the broker took CLIPBOARD from the xclip copied after pbcopy: \(overtaken)")
     try await fixture.stop()
   }
 }

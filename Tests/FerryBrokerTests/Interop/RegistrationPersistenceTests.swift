@@ -27,23 +27,30 @@ import Testing
 
   @Test func aRegistrationWithARelativeCommandWorksAndSurvivesARestart() async throws {
     let fixture = try await BrokerFixture(display: nil, start: true)
-    let declaration = try Self.writeDeclaration(in: fixture.runtime.appendingPathComponent("declarations"))
+    let declaration = try Self.writeDeclaration(
+      in: fixture.runtime.appendingPathComponent("declarations"))
     let card = fixture.runtime.appendingPathComponent("card-value.json")
     let json = #"{"name":"Ana"}"#
     try Data(json.utf8).write(to: card)
 
     let register = try await fixture.run(["ferry", "register", declaration.path])
     #expect(register.status == 0 && register.stderrText.isEmpty, "\(register.stderrText)")
-    #expect(try await fixture.run(["ferry", "copy", "--type", "org.ferry.test.card", card.path]).status == 0)
+    #expect(
+      try await fixture.run(["ferry", "copy", "--type", "org.ferry.test.card", card.path]).status
+        == 0)
     let html = try await fixture.run(["pbpaste", "--type", "public.html"])
-    #expect(html.stdoutText == "<b>\(json)</b>", "the script next to the file ran: \(html.stderrText)")
+    #expect(
+      html.stdoutText == "<b>\(json)</b>", "the script next to the file ran: \(html.stderrText)")
 
     try await fixture.stop()
     try await fixture.startDaemon()
-    #expect(try await fixture.run(["ferry", "copy", "--type", "org.ferry.test.card", card.path]).status == 0)
+    #expect(
+      try await fixture.run(["ferry", "copy", "--type", "org.ferry.test.card", card.path]).status
+        == 0)
     #expect(try await fixture.run(["pbpaste"]).stdoutText == "Ana", "the field conversion is back")
     let again = try await fixture.run(["pbpaste", "--type", "public.html"])
-    #expect(again.stdoutText == "<b>\(json)</b>", "the command conversion is back: \(again.stderrText)")
+    #expect(
+      again.stdoutText == "<b>\(json)</b>", "the command conversion is back: \(again.stderrText)")
     let log = try await fixture.stop()
     #expect(log.contains("loaded 1 registered declaration file"), "\(log.suffix(600))")
   }

@@ -7,7 +7,10 @@ import Testing
 @Suite struct SecondDaemonTests {
   // ThreadSanitizer's runtime writes 512 KiB to /tmp/tsan.rodata.PID before main, which a
   // file-size limit of 0 kills with SIGXFSZ: no daemon of that build starts under it.
-  @Test(.disabled(if: SanitizedRun.sanitizer == "thread", "ThreadSanitizer's runtime writes a file before main"))
+  @Test(
+    .disabled(
+      if: SanitizedRun.sanitizer == "thread", "ThreadSanitizer's runtime writes a file before main")
+  )
   func aSecondDaemonNamesTheRunningBrokersPidEvenWhenItsPidFileIsEmpty() async throws {
     let fixture = try await BrokerFixture(display: nil, start: false)
     // A file-size limit of 0 stands in for a full runtime directory: the broker cannot write
@@ -19,7 +22,9 @@ import Testing
 
     let second = try await fixture.run(["ferry", "daemon"])
     #expect(second.status == 0)
-    #expect(second.stderrText.contains("already running for this display (pid \(pid))"), "\(second.stderrText)")
+    #expect(
+      second.stderrText.contains("already running for this display (pid \(pid))"),
+      "\(second.stderrText)")
     try await fixture.stop()
   }
 }

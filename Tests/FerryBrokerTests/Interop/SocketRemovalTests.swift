@@ -23,7 +23,8 @@ import Testing
 
     // The directory goes whole, at once (`rm -r` would race with the broker that makes its
     // socket again inside it).
-    try FileManager.default.moveItem(at: directory, to: fixture.runtime.appendingPathComponent("gone"))
+    try FileManager.default.moveItem(
+      at: directory, to: fixture.runtime.appendingPathComponent("gone"))
     let backAgain = await Deadline.wait(for: .seconds(10)) {
       (try? await fixture.run(["pbpaste"]))?.stdoutText == "after rm"
     }

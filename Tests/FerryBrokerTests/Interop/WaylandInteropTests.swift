@@ -15,11 +15,14 @@ import Testing
   }
 
   private func broker(x11 display: String? = nil) async throws -> BrokerFixture {
-    try await BrokerFixture(display: display, start: true, environment: ["WAYLAND_DISPLAY": session.socketPath])
+    try await BrokerFixture(
+      display: display, start: true, environment: ["WAYLAND_DISPLAY": session.socketPath])
   }
 
   /// Waits until `pbpaste` (with `arguments`) prints `text`.
-  private func pastes(_ fixture: BrokerFixture, _ text: String, _ arguments: [String] = []) async -> Bool {
+  private func pastes(_ fixture: BrokerFixture, _ text: String, _ arguments: [String] = []) async
+    -> Bool
+  {
     await Deadline.wait(for: .seconds(20)) {
       (try? await fixture.run(["pbpaste"] + arguments).stdoutText) == text
     }
@@ -50,14 +53,19 @@ import Testing
   @Test func statusNamesTheWaylandDisplay() async throws {
     let fixture = try await broker()
     let status = try await fixture.run(["ferry", "status"])
-    #expect(status.stdoutText.contains("Wayland display \(session.socketPath): bridged"), "\(status.stdoutText)")
-    let json = try JSONDecoder().decode(StatusSummary.self, from: try await fixture.run(["ferry", "status", "--json"]).stdout)
+    #expect(
+      status.stdoutText.contains("Wayland display \(session.socketPath): bridged"),
+      "\(status.stdoutText)")
+    let json = try JSONDecoder().decode(
+      StatusSummary.self, from: try await fixture.run(["ferry", "status", "--json"]).stdout)
     #expect(json.wayland == session.socketPath)
   }
 
   @Test func aWlCopyPastesThroughTheBroker() async throws {
     let fixture = try await broker()
-    #expect(try await session.runServing(["wl-copy", "--type", "text/html", "<i>wayland</i>"]).status == 0)
+    #expect(
+      try await session.runServing(["wl-copy", "--type", "text/html", "<i>wayland</i>"]).status == 0
+    )
     #expect(await pastes(fixture, "<i>wayland</i>", ["--type", "public.html"]))
     let types = try await fixture.run(["pbpaste", "--list-types"])
     #expect(types.stdoutText.split(separator: "\n").first == "public.html", "\(types.stdoutText)")
@@ -69,25 +77,36 @@ import Testing
     let text = fixture.runtime.appendingPathComponent("copy.txt")
     try Data("<b>x</b>".utf8).write(to: html)
     try Data("x".utf8).write(to: text)
-    let copied = try await fixture.run(["ferry", "copy", "--type", "public.html", html.path, "--type", "text", text.path])
+    let copied = try await fixture.run([
+      "ferry", "copy", "--type", "public.html", html.path, "--type", "text", text.path,
+    ])
     #expect(copied.status == 0, "\(copied.stderrText)")
     #expect(await wlPastes("x"))
-    let listed = try await session.run(["wl-paste", "--list-types"]).stdoutText.split(separator: "\n").map(String.init)
+    let listed = try await session.run(["wl-paste", "--list-types"]).stdoutText.split(
+      separator: "\n"
+    ).map(String.init)
     #expect(listed.first == "text/html", "\(listed)")
-    #expect(try await session.run(["wl-paste", "--no-newline", "--type", "text/html"]).stdoutText == "<b>x</b>")
+    #expect(
+      try await session.run(["wl-paste", "--no-newline", "--type", "text/html"]).stdoutText
+        == "<b>x</b>")
   }
 
   @Test func primaryBothWays() async throws {
     let fixture = try await broker()
-    #expect(try await session.runServing(["wl-copy", "--primary", "selected on wayland"]).status == 0)
+    #expect(
+      try await session.runServing(["wl-copy", "--primary", "selected on wayland"]).status == 0)
     #expect(await pastes(fixture, "selected on wayland", ["-pboard", "primary"]))
-    #expect(try await fixture.run(["pbcopy", "-pboard", "primary"], input: Data("from ferry".utf8)).status == 0)
+    #expect(
+      try await fixture.run(["pbcopy", "-pboard", "primary"], input: Data("from ferry".utf8)).status
+        == 0)
     #expect(await wlPastes("from ferry", ["--primary"]))
   }
 
   @Test func aCopyOutlivesItsOwner() async throws {
     let fixture = try await broker()
-    let owner = try await session.peer(["wl-copy", "--foreground", "--type", "text/plain;charset=utf-8", "kept"])
+    let owner = try await session.peer([
+      "wl-copy", "--foreground", "--type", "text/plain;charset=utf-8", "kept",
+    ])
     #expect(await pastes(fixture, "kept"))
     let count = try await changeCount(fixture)
     _ = try await DetachedThread.run { owner.kill() }
@@ -112,7 +131,8 @@ import Testing
     let fixture = try await broker(x11: display)
     let before = try await changeCount(fixture)
     let xclip = try await DetachedThread.run {
-      try PeerProcess.run(["xclip", "-selection", "clipboard", "-i"], display: display, input: Data("from X".utf8))
+      try PeerProcess.run(
+        ["xclip", "-selection", "clipboard", "-i"], display: display, input: Data("from X".utf8))
     }
     #expect(xclip.status == 0)
     #expect(await wlPastes("from X"), "an X copy pastes in a Wayland program")
@@ -137,7 +157,8 @@ import Testing
   }
 
   private func fixture() async throws -> BrokerFixture {
-    try await BrokerFixture(display: nil, start: false, environment: ["WAYLAND_DISPLAY": session.socketPath])
+    try await BrokerFixture(
+      display: nil, start: false, environment: ["WAYLAND_DISPLAY": session.socketPath])
   }
 
   @Test func pbcopyLeavesAServerAndPbpasteReadsDirectly() async throws {
@@ -145,7 +166,8 @@ import Testing
     let copied = try await tools.run(["pbcopy"], input: Data("no broker".utf8))
     #expect(copied.status == 0, "\(copied.stderrText)")
     #expect(try await session.run(["wl-paste", "--no-newline"]).stdoutText == "no broker")
-    #expect(try await session.runServing(["wl-copy", "--type", "text/html", "<p>direct</p>"]).status == 0)
+    #expect(
+      try await session.runServing(["wl-copy", "--type", "text/html", "<p>direct</p>"]).status == 0)
     let pasted = try await tools.run(["pbpaste", "--type", "public.html"])
     #expect(pasted.status == 0, "\(pasted.stderrText)")
     #expect(pasted.stdoutText == "<p>direct</p>")
@@ -162,10 +184,12 @@ import Testing
   }
 
   @Test func aCompositorThatIsNotThereIsOneLine() async throws {
-    let tools = try await BrokerFixture(display: nil, start: false, environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-9"])
+    let tools = try await BrokerFixture(
+      display: nil, start: false, environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-9"])
     let pasted = try await tools.run(["pbpaste"])
     #expect(pasted.status == 3)
     #expect(pasted.stderrText.split(separator: "\n").count == 1, "\(pasted.stderrText)")
-    #expect(pasted.stderrText.contains("cannot connect to the Wayland display /nonexistent/wayland-9"))
+    #expect(
+      pasted.stderrText.contains("cannot connect to the Wayland display /nonexistent/wayland-9"))
   }
 }

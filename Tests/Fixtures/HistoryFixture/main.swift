@@ -123,14 +123,17 @@ func fillBlob(directory: URL, large: URL) throws {
         pasteboard: "general", changeCount: 1,
         representations: [.file(large, type: "application/octet-stream")]))
   }
-  let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("blobs").path)
+  let leftovers = try FileManager.default.contentsOfDirectory(
+    atPath: directory.appendingPathComponent("blobs").path)
   say("blob files \(leftovers.count)")
   step("after") { try store.record(text("after")) }
   step("blob") {
     try store.record(
       HistoryItem(
         pasteboard: "general", changeCount: 2,
-        representations: [.data(payload(label: "blob", size: 1 << 20), type: "application/octet-stream")]))
+        representations: [
+          .data(payload(label: "blob", size: 1 << 20), type: "application/octet-stream")
+        ]))
   }
   say("entries \(try store.list(limit: 100).map { $0.preview ?? "-" }.joined(separator: ","))")
 }
@@ -156,14 +159,20 @@ do {
   case (4, "record-loop"):
     try recordLoop(directory: URL(fileURLWithPath: arguments[2]), round: arguments[3])
   case (4, "open"):
-    exit(open(directory: URL(fileURLWithPath: arguments[2]), access: arguments[3] == "reader" ? .reader : .writer))
+    exit(
+      open(
+        directory: URL(fileURLWithPath: arguments[2]),
+        access: arguments[3] == "reader" ? .reader : .writer))
   case (4, "fill-blob"):
-    try fillBlob(directory: URL(fileURLWithPath: arguments[2]), large: URL(fileURLWithPath: arguments[3]))
+    try fillBlob(
+      directory: URL(fileURLWithPath: arguments[2]), large: URL(fileURLWithPath: arguments[3]))
   case (3, "fill-database"):
     try fillDatabase(directory: URL(fileURLWithPath: arguments[2]))
   default:
     FileHandle.standardError.write(
-      Data("usage: HistoryFixture (record-loop DIR ROUND | open DIR writer|reader | fill-blob DIR FILE | fill-database DIR)\n".utf8))
+      Data(
+        "usage: HistoryFixture (record-loop DIR ROUND | open DIR writer|reader | fill-blob DIR FILE | fill-database DIR)\n"
+          .utf8))
     exit(2)
   }
 } catch {

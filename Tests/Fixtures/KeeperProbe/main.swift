@@ -13,7 +13,8 @@ guard arguments.count == 3 else {
   exit(2)
 }
 let xvfb = try XvfbServer.dedicated("probe")
-_ = try PeerProcess(["xclip", "-i", "-quiet", "-selection", "primary"], display: xvfb.name, input: Data("kept".utf8))
+_ = try PeerProcess(
+  ["xclip", "-i", "-quiet", "-selection", "primary"], display: xvfb.name, input: Data("kept".utf8))
 _ = try PeerProcess(["sh", "-c", "sleep 600 & exec sleep 601"], display: nil)
 // No broker yet: pbcopy leaves a detached server owning CLIPBOARD.
 let copied = try PeerProcess.run([arguments[1]], display: xvfb.name, input: Data("probe".utf8))

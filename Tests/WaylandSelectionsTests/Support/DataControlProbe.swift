@@ -50,12 +50,16 @@ final class DataControlProbe {
 
   private let registryListener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
   private let seatListener = UnsafeMutablePointer<wl_seat_listener>.allocate(capacity: 1)
-  private let deviceListener = UnsafeMutablePointer<zwlr_data_control_device_v1_listener>.allocate(capacity: 1)
-  private let offerListener = UnsafeMutablePointer<zwlr_data_control_offer_v1_listener>.allocate(capacity: 1)
+  private let deviceListener = UnsafeMutablePointer<zwlr_data_control_device_v1_listener>.allocate(
+    capacity: 1)
+  private let offerListener = UnsafeMutablePointer<zwlr_data_control_offer_v1_listener>.allocate(
+    capacity: 1)
   private let callbackListener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
 
   /// Connects to the compositor at `socketPath`, reports what it saw, and disconnects.
-  static func probe(socketPath: String, within limit: Duration = .seconds(15)) throws -> DataControlReport {
+  static func probe(socketPath: String, within limit: Duration = .seconds(15)) throws
+    -> DataControlReport
+  {
     let probe = try DataControlProbe(socketPath: socketPath)
     defer { probe.close() }
     return try probe.run(until: .now + limit)
@@ -73,7 +77,8 @@ final class DataControlProbe {
           probeOf(data).global(name: name, interface: String(cString: interface), version: version)
         },
         global_remove: { _, _, _ in }))
-    seatListener.initialize(to: wl_seat_listener(capabilities: { _, _, _ in }, name: { _, _, _ in }))
+    seatListener.initialize(
+      to: wl_seat_listener(capabilities: { _, _, _ in }, name: { _, _, _ in }))
     deviceListener.initialize(
       to: zwlr_data_control_device_v1_listener(
         data_offer: { data, _, offer in
@@ -126,7 +131,8 @@ final class DataControlProbe {
     report.clipboardTypes = clipboardOffer.map { offers[$0] ?? [] }
     report.primaryTypes = primaryOffer.map { offers[$0] ?? [] }
     if let clipboardOffer, report.clipboardTypes?.contains("text/plain;charset=utf-8") == true {
-      report.clipboardText = try read(clipboardOffer, as: "text/plain;charset=utf-8", until: deadline)
+      report.clipboardText = try read(
+        clipboardOffer, as: "text/plain;charset=utf-8", until: deadline)
     }
     return report
   }
@@ -141,7 +147,8 @@ final class DataControlProbe {
     case "zwlr_data_control_manager_v1" where manager == nil:
       // As wl-clipboard: the newest version both sides know, at most 2 (primary selection).
       let bound = min(version, 2)
-      manager = OpaquePointer(wl_registry_bind(registry, name, ferry_zwlr_data_control_manager_v1_interface(), bound))
+      manager = OpaquePointer(
+        wl_registry_bind(registry, name, ferry_zwlr_data_control_manager_v1_interface(), bound))
       report.boundVersion = bound
     default:
       break
@@ -154,7 +161,9 @@ final class DataControlProbe {
   }
 
   /// `receive` into a pipe, flush (not dispatch), close the writing end, read to end of file.
-  private func read(_ offer: OpaquePointer, as type: String, until deadline: ContinuousClock.Instant) throws -> String {
+  private func read(
+    _ offer: OpaquePointer, as type: String, until deadline: ContinuousClock.Instant
+  ) throws -> String {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { throw ProbeError("pipe: \(String(cString: strerror(errno)))") }
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -162,12 +171,16 @@ final class DataControlProbe {
     zwlr_data_control_offer_v1_receive(offer, type, ends[1])
     let flushed = wl_display_flush(display)
     Glibc.close(ends[1])
-    guard flushed >= 0 else { throw ProbeError("wl_display_flush: \(String(cString: strerror(errno)))") }
+    guard flushed >= 0 else {
+      throw ProbeError("wl_display_flush: \(String(cString: strerror(errno)))")
+    }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
       var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-      guard poll(&entry, 1, milliseconds(until: deadline)) > 0 else { throw ProbeError("the offer sent nothing in time") }
+      guard poll(&entry, 1, milliseconds(until: deadline)) > 0 else {
+        throw ProbeError("the offer sent nothing in time")
+      }
       let count = buffer.withUnsafeMutableBytes { Glibc.read(ends[0], $0.baseAddress, $0.count) }
       if count == 0 { break }
       if count < 0 {

@@ -247,7 +247,9 @@ extension DragAndDropTests {
     /// Whether a second client can grab the pointer.
     private func pointerIsFree(on display: String) async throws -> Bool {
       let silent = try await DragPeers.silent()
-      let result = try await DetachedThread.run { try Child.run([silent, "grab"], display: display) }
+      let result = try await DetachedThread.run {
+        try Child.run([silent, "grab"], display: display)
+      }
       return result.stdout.contains("grab 0")
     }
   }

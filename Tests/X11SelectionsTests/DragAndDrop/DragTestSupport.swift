@@ -50,7 +50,8 @@ final class DragServer: Sendable {
       // The keeper holds a connection open between tests.
       let input = Pipe()
       let keeper = try TestChild.start(
-        path: xdotool, arguments: ["-"], environment: ["DISPLAY": ":\(number)", "PATH": "/usr/bin:/bin"],
+        path: xdotool, arguments: ["-"],
+        environment: ["DISPLAY": ":\(number)", "PATH": "/usr/bin:/bin"],
         standardInput: .descriptor(input.fileHandleForReading.fileDescriptor))
       try? input.fileHandleForReading.close()
       Self.keeper = (keeper, input)
@@ -88,7 +89,10 @@ final class Child: Sendable {
   }
 
   /// Runs a program to its end.
-  @available(*, noasync, message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run")
+  @available(
+    *, noasync,
+    message: "blocks a thread of the concurrency pool; call it inside DetachedThread.run"
+  )
   static func run(_ arguments: [String], display: String?, timeout: Duration = .seconds(30)) throws
     -> Result
   {
@@ -113,7 +117,9 @@ final class Child: Sendable {
   }
 
   /// Waits for the process to end, killing it after `timeout`.
-  @available(*, noasync, message: "blocks a thread of the concurrency pool; await finished(timeout:)")
+  @available(
+    *, noasync, message: "blocks a thread of the concurrency pool; await finished(timeout:)"
+  )
   func finish(timeout: Duration = .seconds(20)) -> Result {
     Result(peer.finish(timeout: timeout))
   }
@@ -238,7 +244,9 @@ enum Drag {
     async throws
   {
     let steps = steps(from: start, to: end, escape: escape)
-    let result = try await DetachedThread.run { try Child.run(["xdotool"] + steps, display: display) }
+    let result = try await DetachedThread.run {
+      try Child.run(["xdotool"] + steps, display: display)
+    }
     #expect(result.status == 0, "xdotool failed: \(result.stderr)")
   }
 }

@@ -1,8 +1,8 @@
 import FerryTestSupport
 import Foundation
-import X11Selections
 import Testing
 import UniformTypeIdentifiers
+import X11Selections
 
 @testable import X11Selections
 
@@ -11,9 +11,13 @@ import UniformTypeIdentifiers
 extension ClipboardInteropTests {
   @Suite struct CaptureTests {
     /// Starts `xclip -i` owning `selection` with `data`, and waits until it owns it.
-    private func xclip(_ data: Data, _ selection: Selection, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
+    private func xclip(_ data: Data, _ selection: Selection, display: X11Display, xvfb: XvfbServer)
+      async throws -> PeerProcess
+    {
       let previous = try await ClipboardInteropTests.freeClipboard(display)
-      let owner = try await startPeer(["xclip", "-i", "-quiet", "-selection", selection.rawValue], display: xvfb.name, input: data)
+      let owner = try await startPeer(
+        ["xclip", "-i", "-quiet", "-selection", selection.rawValue], display: xvfb.name, input: data
+      )
       try await ClipboardInteropTests.waitForPeer(display, previous: previous, owner)
       return owner
     }
@@ -36,12 +40,17 @@ extension ClipboardInteropTests {
       if budget > 0 {
         #expect(capture.entries.contains { $0.failure == .tooLarge(limit: budget) })
       } else {
-        #expect(capture.entries.allSatisfy { $0.failure == nil && $0.data == nil }, "a zero budget converts nothing")
+        #expect(
+          capture.entries.allSatisfy { $0.failure == nil && $0.data == nil },
+          "a zero budget converts nothing")
       }
       // A third program pastes the whole copy: the owner finished the drained transfer.
-      let output = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString)")
+      let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "capture-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: output) }
-      let paste = try await runPeer(["sh", "-c", "xclip -o -selection clipboard > \(output.path)"], display: xvfb.name, timeout: .seconds(60))
+      let paste = try await runPeer(
+        ["sh", "-c", "xclip -o -selection clipboard > \(output.path)"], display: xvfb.name,
+        timeout: .seconds(60))
       #expect(paste.status == 0)
       #expect(fileSize(output) == payload.count, "xclip -o got the whole copy")
     }
@@ -54,7 +63,9 @@ extension ClipboardInteropTests {
       let offer = try await display.offer(of: .clipboard)
       let capture = await display.capture(offer, budget: 1 << 20)
       #expect(capture.isComplete)
-      #expect(capture.entries.first?.target == SelectionOffer.Target(name: "UTF8_STRING", type: .utf8PlainText))
+      #expect(
+        capture.entries.first?.target
+          == SelectionOffer.Target(name: "UTF8_STRING", type: .utf8PlainText))
       #expect(capture.entries.first?.data == Data("héllo".utf8))
       let held = try await capture.item.data(for: .utf8PlainText)
       #expect(held == Data("héllo".utf8))

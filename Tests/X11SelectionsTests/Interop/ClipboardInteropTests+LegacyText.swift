@@ -14,7 +14,8 @@ extension ClipboardInteropTests {
     func readAll(_ xvfb: XvfbServer) async throws -> [String: String] {
       var seen: [String: String] = [:]
       for target in Self.targets {
-        let xclip = try await runPeer(["xclip", "-o", "-selection", "clipboard", "-t", target], display: xvfb.name)
+        let xclip = try await runPeer(
+          ["xclip", "-o", "-selection", "clipboard", "-t", target], display: xvfb.name)
         #expect(xclip.status == 0, "xclip -t \(target): \(xclip.stderrText)")
         seen["xclip \(target)"] = xclip.stdout.hex
       }
@@ -23,7 +24,8 @@ extension ClipboardInteropTests {
       let tk = try await ScriptPeer.tk.run(["read"] + Self.targets, display: xvfb.name)
       let tkLines = ScriptReadLine.parse(tk.stdoutText)
       for target in Self.targets {
-        seen["gtk \(target) bytes"] = gtkLines[target]?.fields?["hex"] ?? "refused: \(gtk.stdoutText)"
+        seen["gtk \(target) bytes"] =
+          gtkLines[target]?.fields?["hex"] ?? "refused: \(gtk.stdoutText)"
         seen["gtk \(target) text"] = gtkLines[target]?.fields?["text"] ?? "refused"
         seen["tk \(target)"] = tkLines[target]?.fields?["text"] ?? "refused: \(tk.stdoutText)"
       }
@@ -36,13 +38,17 @@ extension ClipboardInteropTests {
       defer { display.close() }
       let previous = try await ClipboardInteropTests.freeClipboard(display)
       let gtkOwner = try await ScriptPeer.gtk.start(
-        ["own", text, "UTF8_STRING", "COMPOUND_TEXT", "TEXT", "STRING", "text/plain;charset=utf-8", "text/plain"],
+        [
+          "own", text, "UTF8_STRING", "COMPOUND_TEXT", "TEXT", "STRING", "text/plain;charset=utf-8",
+          "text/plain",
+        ],
         display: xvfb.name)
       defer { gtkOwner.terminate() }
       try await gtkOwner.expectOutput("ready")
       try await ClipboardInteropTests.waitForPeer(display, previous: previous, gtkOwner)
       let fromGTK = try await readAll(xvfb)
-      #expect(!fromGTK.values.contains { $0.hasPrefix("refused") }, "GTK serves every reader: \(fromGTK)")
+      #expect(
+        !fromGTK.values.contains { $0.hasPrefix("refused") }, "GTK serves every reader: \(fromGTK)")
 
       try await display.own(clipboard, item: textItem(text))
       let targets = try await display.targets(of: clipboard)

@@ -19,14 +19,19 @@ extension ClipboardInteropTests {
 
       try await display.own(clipboard, item: textItem("ferry"))
       let ferryWindow = try await display.owner(of: clipboard)
-      #expect(await changes.wait { $0.contains { $0.kind == .newOwner && $0.owner == ferryWindow } }, "\(changes.all)")
+      #expect(
+        await changes.wait { $0.contains { $0.kind == .newOwner && $0.owner == ferryWindow } },
+        "\(changes.all)")
 
       let xclip = try await startPeer(
-        ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name, input: Data("xclip".utf8))
+        ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name,
+        input: Data("xclip".utf8))
       defer { xclip.terminate() }
       try await waitForPeer(display, previous: ferryWindow, xclip)
       let xclipWindow = try await display.owner(of: clipboard)
-      #expect(await changes.wait { $0.contains { $0.kind == .newOwner && $0.owner == xclipWindow } }, "\(changes.all)")
+      #expect(
+        await changes.wait { $0.contains { $0.kind == .newOwner && $0.owner == xclipWindow } },
+        "\(changes.all)")
 
       _ = await xclip.stopped(signal: SIGKILL)
       #expect(await changes.wait { $0.contains { $0.kind == .clientClosed } }, "\(changes.all)")

@@ -22,11 +22,13 @@ extension ClipboardInteropTests {
       let scratch = try ScratchDirectory("toxclip")
       let payload = scratch.file("payload")
       try await RandomPayload.write(count: size, seed: UInt64(size), to: payload)
-      try await display.own(clipboard, item: PasteboardItem(representations: [.file(payload, type: .data)]))
+      try await display.own(
+        clipboard, item: PasteboardItem(representations: [.file(payload, type: .data)]))
 
       let received = scratch.file("received")
       let paste = try await runPeer(
-        ["xclip", "-o", "-selection", "clipboard", "-t", "application/octet-stream"], display: xvfb.name,
+        ["xclip", "-o", "-selection", "clipboard", "-t", "application/octet-stream"],
+        display: xvfb.name,
         outputFile: received, timeout: .seconds(60))
       #expect(paste.status == 0, "\(paste.stderrText)")
       #expect(fileSize(received) == size)
@@ -42,7 +44,8 @@ extension ClipboardInteropTests {
       try await RandomPayload.write(count: size, seed: UInt64(size) &+ 1, to: payload)
       let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(
-        ["xclip", "-selection", "clipboard", "-t", "application/octet-stream", "-i", "-quiet"], display: xvfb.name,
+        ["xclip", "-selection", "clipboard", "-t", "application/octet-stream", "-i", "-quiet"],
+        display: xvfb.name,
         inputFile: payload)
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)
@@ -53,7 +56,8 @@ extension ClipboardInteropTests {
       let reply: SelectionData
       do {
         defer { close(descriptor) }
-        reply = try await display.read(clipboard, target: "application/octet-stream", into: .fileDescriptor(descriptor))
+        reply = try await display.read(
+          clipboard, target: "application/octet-stream", into: .fileDescriptor(descriptor))
       }
       #expect(reply.type == "application/octet-stream" && reply.format == 8)
       #expect(reply.byteCount == size && reply.data.isEmpty)

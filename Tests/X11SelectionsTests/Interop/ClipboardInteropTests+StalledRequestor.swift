@@ -24,16 +24,19 @@ extension ClipboardInteropTests {
       let scratch = try ScratchDirectory("stalled")
       let payload = scratch.file("payload")
       try await RandomPayload.write(count: 32 << 20, seed: 32, to: payload)
-      try await display.own(clipboard, item: PasteboardItem(representations: [.file(payload, type: .data)]))
+      try await display.own(
+        clipboard, item: PasteboardItem(representations: [.file(payload, type: .data)]))
       let limit = try await display.maximumRequestBytes
 
-      let staller = try await SelectionProbe.start(["stall", clipboard.rawValue, "application/octet-stream"], display: xvfb.name)
+      let staller = try await SelectionProbe.start(
+        ["stall", clipboard.rawValue, "application/octet-stream"], display: xvfb.name)
       defer { staller.terminate() }
       try await staller.expectOutput("stalled bytes=\(limit)")
 
       let received = scratch.file("received")
       let paste = try await runPeer(
-        ["xclip", "-o", "-selection", "clipboard", "-t", "application/octet-stream"], display: xvfb.name,
+        ["xclip", "-o", "-selection", "clipboard", "-t", "application/octet-stream"],
+        display: xvfb.name,
         outputFile: received, timeout: .seconds(60))
       #expect(paste.status == 0, "\(paste.stderrText)")
       #expect(try await filesAreEqual(payload, received), "xclip gets all 32 MiB byte for byte")
@@ -43,7 +46,8 @@ extension ClipboardInteropTests {
       // When the stalled requestor goes away, its window's DestroyNotify ends the transfer:
       // the step timeout cannot, on this clock.
       _ = await staller.stopped()
-      #expect(await Deadline.wait(for: .seconds(30)) { (try? await Self.transferCount(display)) == 0 })
+      #expect(
+        await Deadline.wait(for: .seconds(30)) { (try? await Self.transferCount(display)) == 0 })
     }
   }
 }

@@ -12,15 +12,19 @@ extension ClipboardInteropTests {
       defer { display.close() }
       let text = "héllo tk wörld"
       try await display.own(clipboard, item: textItem(text))
-      let result = try await ScriptPeer.tk.run(["read", "TARGETS", "UTF8_STRING", "STRING", "image/png"], display: xvfb.name)
+      let result = try await ScriptPeer.tk.run(
+        ["read", "TARGETS", "UTF8_STRING", "STRING", "image/png"], display: xvfb.name)
       #expect(result.status == 0, "\(result.stderrText)")
       let lines = ScriptReadLine.parse(result.stdoutText)
       let tkTargets = lines["TARGETS"]?.fields?["text"]
-        .flatMap { Data(hex: $0) }.map { String(decoding: $0, as: UTF8.self).split(separator: " ").map(String.init) }
+        .flatMap { Data(hex: $0) }.map {
+          String(decoding: $0, as: UTF8.self).split(separator: " ").map(String.init)
+        }
       #expect(tkTargets == (try await display.targets(of: clipboard)), "\(result.stdoutText)")
       #expect(lines["UTF8_STRING"]?.fields?["text"] == utf8Hex(text))
       #expect(lines["STRING"]?.fields?["text"] == utf8Hex(text), "Tk decodes Ferry's Latin-1")
-      #expect(lines["image/png"] != nil && lines["image/png"]?.fields == nil, "\(result.stdoutText)")
+      #expect(
+        lines["image/png"] != nil && lines["image/png"]?.fields == nil, "\(result.stdoutText)")
     }
 
     @Test func ferryReadsWhatTkOwns() async throws {
@@ -37,7 +41,8 @@ extension ClipboardInteropTests {
       #expect(targets.contains("UTF8_STRING") && targets.contains("STRING"), "\(targets)")
       #expect(try await display.readText(clipboard) == text)
       let string = try await display.read(clipboard, target: "STRING")
-      #expect(string.data == Data(text.unicodeScalars.map { UInt8($0.value) }), "Tk sends real Latin-1")
+      #expect(
+        string.data == Data(text.unicodeScalars.map { UInt8($0.value) }), "Tk sends real Latin-1")
       #expect(try await display.decodeText(string) == text)
 
       // Tk lists MULTIPLE (and its own TK_APPLICATION, TK_WINDOW): one request captures it.

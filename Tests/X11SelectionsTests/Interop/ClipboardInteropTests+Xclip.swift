@@ -18,13 +18,19 @@ extension ClipboardInteropTests {
       let plain = try await runPeer(["xclip", "-o", "-selection", "clipboard"], display: xvfb.name)
       #expect(plain.status == 0, "\(plain.stderrText)")
       #expect(plain.stdoutText == "héllo wörld", "\(plain.stdout.hex) \(plain.stderrText)")
-      let targets = try await runPeer(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"], display: xvfb.name)
+      let targets = try await runPeer(
+        ["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"], display: xvfb.name)
       let names = targets.stdoutText.split(separator: "\n").map(String.init)
-      #expect(names == (try await display.targets(of: clipboard)), "xclip lists Ferry's TARGETS in order")
-      let latin1 = try await runPeer(["xclip", "-o", "-selection", "clipboard", "-t", "STRING"], display: xvfb.name)
-      #expect(latin1.stdout == Data("héllo wörld".unicodeScalars.map { UInt8($0.value) }), "Ferry sends Latin-1")
+      #expect(
+        names == (try await display.targets(of: clipboard)), "xclip lists Ferry's TARGETS in order")
+      let latin1 = try await runPeer(
+        ["xclip", "-o", "-selection", "clipboard", "-t", "STRING"], display: xvfb.name)
+      #expect(
+        latin1.stdout == Data("héllo wörld".unicodeScalars.map { UInt8($0.value) }),
+        "Ferry sends Latin-1")
       let mime = try await runPeer(
-        ["xclip", "-o", "-selection", "clipboard", "-t", "text/plain;charset=utf-8"], display: xvfb.name)
+        ["xclip", "-o", "-selection", "clipboard", "-t", "text/plain;charset=utf-8"],
+        display: xvfb.name)
       #expect(mime.stdoutText == "héllo wörld")
     }
 
@@ -32,9 +38,11 @@ extension ClipboardInteropTests {
       let (xvfb, display) = try await openDisplay()
       defer { display.close() }
       try await display.own(clipboard, item: textItem("text only"))
-      let png = try await runPeer(["xclip", "-o", "-selection", "clipboard", "-t", "image/png"], display: xvfb.name)
+      let png = try await runPeer(
+        ["xclip", "-o", "-selection", "clipboard", "-t", "image/png"], display: xvfb.name)
       #expect(png.status != 0 && png.stdout.isEmpty, "\(png.stdoutText) \(png.stderrText)")
-      #expect(png.stderrText.contains("image/png"), "xclip names the refused target: \(png.stderrText)")
+      #expect(
+        png.stderrText.contains("image/png"), "xclip names the refused target: \(png.stderrText)")
     }
 
     @Test func ferryReadsWhatXclipOwns() async throws {
@@ -42,7 +50,8 @@ extension ClipboardInteropTests {
       defer { display.close() }
       let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(
-        ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name, input: Data("héllo wörld".utf8))
+        ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name,
+        input: Data("héllo wörld".utf8))
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)
 
@@ -61,7 +70,8 @@ extension ClipboardInteropTests {
       let previous = try await ClipboardInteropTests.freeClipboard(display)
       let html = Data("<b>bold</b> ünïcode".utf8)
       let owner = try await startPeer(
-        ["xclip", "-selection", "clipboard", "-t", "text/html", "-i", "-quiet"], display: xvfb.name, input: html)
+        ["xclip", "-selection", "clipboard", "-t", "text/html", "-i", "-quiet"], display: xvfb.name,
+        input: html)
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)
       #expect(try await display.targets(of: clipboard) == ["TARGETS", "text/html"])
@@ -77,10 +87,13 @@ extension ClipboardInteropTests {
       let ferryWindow = try await display.owner(of: clipboard)
 
       let xclip = try await startPeer(
-        ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name, input: Data("from xclip".utf8))
+        ["xclip", "-selection", "clipboard", "-i", "-quiet"], display: xvfb.name,
+        input: Data("from xclip".utf8))
       defer { xclip.terminate() }
       try await waitForPeer(display, previous: ferryWindow, xclip)
-      #expect(await Deadline.wait(for: .seconds(5)) { () async -> Bool in lost.value == 1 }, "onLost runs once on SelectionClear")
+      #expect(
+        await Deadline.wait(for: .seconds(5)) { () async -> Bool in lost.value == 1 },
+        "onLost runs once on SelectionClear")
       #expect(try await !display.owns(clipboard))
       #expect(try await display.readText(clipboard) == "from xclip")
 

@@ -25,7 +25,8 @@ extension ClipboardInteropTests {
       defer { display.close() }
       let previous = try await ClipboardInteropTests.freeClipboard(display)
       let owner = try await startPeer(
-        ["xsel", "--clipboard", "--input", "--nodetach"], display: xvfb.name, input: Data("héllo".utf8))
+        ["xsel", "--clipboard", "--input", "--nodetach"], display: xvfb.name,
+        input: Data("héllo".utf8))
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)
 
@@ -50,7 +51,8 @@ extension ClipboardInteropTests {
       let random = await RandomPayload.bytes(count: 1 << 20, seed: 9)
       let text = Data(random.map { alphabet[Int($0) % alphabet.count] })
       let previous = try await ClipboardInteropTests.freeClipboard(display)
-      let owner = try await startPeer(["xsel", "--clipboard", "--input", "--nodetach"], display: xvfb.name, input: text)
+      let owner = try await startPeer(
+        ["xsel", "--clipboard", "--input", "--nodetach"], display: xvfb.name, input: text)
       defer { owner.terminate() }
       try await waitForPeer(display, previous: previous, owner)
 

@@ -27,7 +27,9 @@ import X11Selections
   }
 
   /// Waits until a peer started after `previous` owned `CLIPBOARD` has taken it.
-  static func waitForPeer(_ display: X11Display, previous: XWindow, _ peer: PeerProcess) async throws {
+  static func waitForPeer(_ display: X11Display, previous: XWindow, _ peer: PeerProcess)
+    async throws
+  {
     let owned = await display.waitForOwner(of: clipboard, other: previous)
     if !owned {
       let result = await peer.stopped()

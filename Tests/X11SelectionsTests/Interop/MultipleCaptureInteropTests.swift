@@ -23,14 +23,17 @@ import UniformTypeIdentifiers
     try await owner.own(
       selection,
       item: PasteboardItem(representations: [
-        .data(Data("<p>ferry</p>".utf8), type: .html), .data(Data("ferry ünïcode".utf8), type: .utf8PlainText),
+        .data(Data("<p>ferry</p>".utf8), type: .html),
+        .data(Data("ferry ünïcode".utf8), type: .utf8PlainText),
         .data(png, type: .png),
       ]))
     let offer = try await display.offer(of: selection)
     #expect(offer.convertsMultiple)
     let (capture, conversions) = try await display.countedCapture(offer, budget: 1 << 20)
     #expect(conversions == 1, "one MULTIPLE request for \(capture.entries.count) targets")
-    #expect(capture.isComplete, "\(capture.entries.map { "\($0.target.name): \(String(describing: $0.failure))" })")
+    #expect(
+      capture.isComplete,
+      "\(capture.entries.map { "\($0.target.name): \(String(describing: $0.failure))" })")
     #expect(capture.dataByTarget["text/html"] == Data("<p>ferry</p>".utf8))
     #expect(capture.dataByTarget["UTF8_STRING"] == Data("ferry ünïcode".utf8))
     #expect(capture.dataByTarget["image/png"] == png)
@@ -45,7 +48,10 @@ import UniformTypeIdentifiers
     let selection = uniqueSelection("multigtk")
     let text = "from gtk ünïcode"
     let owner = try await ScriptPeer.gtk.start(
-      ["--selection", selection.rawValue, "own", text, "UTF8_STRING", "text/html", "application/x-ferry-test"], display: xvfb.name)
+      [
+        "--selection", selection.rawValue, "own", text, "UTF8_STRING", "text/html",
+        "application/x-ferry-test",
+      ], display: xvfb.name)
     defer { owner.terminate() }
     try await owner.expectOutput("ready")
 
@@ -53,16 +59,24 @@ import UniformTypeIdentifiers
     #expect(offer.convertsMultiple)
     let (capture, conversions) = try await display.countedCapture(offer, budget: 1 << 20)
     #expect(conversions == 1)
-    #expect(capture.entries.map(\.target.name) == ["UTF8_STRING", "text/html", "application/x-ferry-test"])
+    #expect(
+      capture.entries.map(\.target.name) == [
+        "UTF8_STRING", "text/html", "application/x-ferry-test",
+      ])
     for entry in capture.entries {
-      #expect(entry.data == Data(text.utf8), "\(entry.target.name): \(String(describing: entry.failure))")
+      #expect(
+        entry.data == Data(text.utf8), "\(entry.target.name): \(String(describing: entry.failure))")
     }
     // GTK saw one request for the data (after TARGETS), and converted each member of it.
-    #expect(await waitForLines(of: owner, startingWith: "request ", toBe: ["TARGETS", "MULTIPLE"]), "\(owner.outputSoFar)")
+    #expect(
+      await waitForLines(of: owner, startingWith: "request ", toBe: ["TARGETS", "MULTIPLE"]),
+      "\(owner.outputSoFar)")
     // GTK prints each "served" line after its reply is sent: it may come after the capture ends
     // (a clean-clone run read 1 of 3 at once).
     #expect(
-      await Deadline.wait(for: .seconds(10)) { lines(of: owner, startingWith: "served ").count == 3 },
+      await Deadline.wait(for: .seconds(10)) {
+        lines(of: owner, startingWith: "served ").count == 3
+      },
       "\(owner.outputSoFar)")
   }
 
@@ -79,7 +93,8 @@ import UniformTypeIdentifiers
     let selection = uniqueSelection("multigtkincr")
     let targets = ["application/x-ferry-a", "application/x-ferry-b", "application/x-ferry-c"]
     let owner = try await ScriptPeer.gtk.start(
-      ["--selection", selection.rawValue, "own", "@" + scratch.file("payload").path] + targets, display: xvfb.name)
+      ["--selection", selection.rawValue, "own", "@" + scratch.file("payload").path] + targets,
+      display: xvfb.name)
     defer { owner.terminate() }
     try await owner.expectOutput("ready")
 
@@ -87,10 +102,14 @@ import UniformTypeIdentifiers
     let (capture, conversions) = try await display.countedCapture(offer, budget: budget)
     #expect(conversions == 1)
     let kept = capture.entries.filter { $0.data != nil }
-    #expect(kept.count == min(3, budget / payload.count), "\(capture.entries.map { String(describing: $0.failure) })")
+    #expect(
+      kept.count == min(3, budget / payload.count),
+      "\(capture.entries.map { String(describing: $0.failure) })")
     #expect(kept.allSatisfy { $0.data == payload })
     for entry in capture.entries where entry.data == nil {
-      #expect(entry.failure == .tooLarge(limit: budget - kept.count * payload.count) || entry.failure == nil)
+      #expect(
+        entry.failure == .tooLarge(limit: budget - kept.count * payload.count)
+          || entry.failure == nil)
     }
     #expect(try await display.readsInFlight == 0, "every INCR member was finished")
     // GTK is free: the last target, drained or read, comes whole to a single request.
@@ -112,15 +131,19 @@ import UniformTypeIdentifiers
     let (xvfb, display) = try await openDisplay(clock: clock)
     defer { display.close() }
     let selection = uniqueSelection("multihostile")
-    let owner = try await HostileOwner.start(mode, selection: selection, display: display, xvfb: xvfb)
+    let owner = try await HostileOwner.start(
+      mode, selection: selection, display: display, xvfb: xvfb)
     defer { owner.terminate() }
 
     let offer = try await display.offer(of: selection)
     #expect(offer.convertsMultiple)
-    let capturing = Task { try await display.countedCapture(offer, budget: 1 << 20, stepTimeout: .seconds(1)) }
+    let capturing = Task {
+      try await display.countedCapture(offer, budget: 1 << 20, stepTimeout: .seconds(1))
+    }
     if mode == "multiple-silent" {
       let askedForMultiple = await waitForLines(
-        of: owner, startingWith: "request target=", toBe: ["TARGETS", "MULTIPLE"], timeout: .seconds(15))
+        of: owner, startingWith: "request target=", toBe: ["TARGETS", "MULTIPLE"],
+        timeout: .seconds(15))
       #expect(askedForMultiple, "\(owner.outputSoFar)")
       // The request is sent before its step timer is set, in the same X-thread job: once the
       // X thread has run a job after it, the deadline is measured from the clock's present.
@@ -132,9 +155,12 @@ import UniformTypeIdentifiers
     guard let ended else { return }
     let (capture, conversions) = try ended.get()
     #expect(conversions == 3, "MULTIPLE, then UTF8_STRING and text/html")
-    #expect(capture.dataByTarget["UTF8_STRING"] == Data("hostile but short".utf8), "\(capture.entries)")
+    #expect(
+      capture.dataByTarget["UTF8_STRING"] == Data("hostile but short".utf8), "\(capture.entries)")
     #expect(capture.dataByTarget["text/html"] == Data("<b>hostile but short</b>".utf8))
     let asked = ["TARGETS", "MULTIPLE", "UTF8_STRING", "text/html"]
-    #expect(await waitForLines(of: owner, startingWith: "request target=", toBe: asked), "\(owner.outputSoFar)")
+    #expect(
+      await waitForLines(of: owner, startingWith: "request target=", toBe: asked),
+      "\(owner.outputSoFar)")
   }
 }

@@ -28,7 +28,8 @@ import UniformTypeIdentifiers
     defer { display.close() }
     let scratch = try ScratchDirectory("incr")
     let limit = try await display.maximumRequestBytes
-    #expect(limit > 256 * 1024 && limit <= 16 << 20, "sized from the server's maximum request: \(limit)")
+    #expect(
+      limit > 256 * 1024 && limit <= 16 << 20, "sized from the server's maximum request: \(limit)")
     let size = requests * limit + extra
     let payload = scratch.file("payload")
     try await RandomPayload.write(count: size, seed: UInt64(size), to: payload)
@@ -36,12 +37,14 @@ import UniformTypeIdentifiers
     try await display.own(selection, item: Self.binaryItem(payload))
 
     let received = scratch.file("received")
-    let reply = try await SelectionProbe.get(selection, "application/octet-stream", display: xvfb.name, outputFile: received)
+    let reply = try await SelectionProbe.get(
+      selection, "application/octet-stream", display: xvfb.name, outputFile: received)
     #expect(reply.type == "application/octet-stream" && reply.byteCount == size, "\(reply)")
     #expect(reply.wasIncremental == (size > limit), "\(reply)")
     #expect(reply.chunks == (size + limit - 1) / limit, "\(reply)")
     #expect(try await filesAreEqual(payload, received))
-    #expect(await Deadline.wait(for: .seconds(30)) { (try? await Self.transferCount(display)) == 0 })
+    #expect(
+      await Deadline.wait(for: .seconds(30)) { (try? await Self.transferCount(display)) == 0 })
   }
 
   @Test func ferryReadsFerryByIncr() async throws {
@@ -52,7 +55,8 @@ import UniformTypeIdentifiers
     let limit = try await owner.maximumRequestBytes
     let payload = await RandomPayload.bytes(count: 2 * limit + 17, seed: 7)
     let selection = uniqueSelection("ferryincr")
-    try await owner.own(selection, item: PasteboardItem(representations: [.data(payload, type: .data)]))
+    try await owner.own(
+      selection, item: PasteboardItem(representations: [.data(payload, type: .data)]))
     let reply = try await reader.read(selection, target: "application/octet-stream")
     #expect(reply.wasIncremental)
     #expect(reply.type == "application/octet-stream" && reply.format == 8)
@@ -68,17 +72,21 @@ import UniformTypeIdentifiers
     let limit = try await display.maximumRequestBytes
     let payload = await RandomPayload.bytes(count: limit + 1, seed: 11)
     let selection = uniqueSelection("selfincr")
-    try await display.own(selection, item: PasteboardItem(representations: [.data(payload, type: .data)]))
+    try await display.own(
+      selection, item: PasteboardItem(representations: [.data(payload, type: .data)]))
     for _ in 0..<2 {
-      let reply = try await display.read(selection, target: "application/octet-stream", stepTimeout: .seconds(3))
+      let reply = try await display.read(
+        selection, target: "application/octet-stream", stepTimeout: .seconds(3))
       #expect(reply.wasIncremental && reply.data == payload)
     }
     // And it still receives INCR from another owner afterwards.
     let (_, other) = try await openDisplay()
     defer { other.close() }
     let otherSelection = uniqueSelection("otherincr")
-    try await other.own(otherSelection, item: PasteboardItem(representations: [.data(payload, type: .data)]))
-    let reply = try await display.read(otherSelection, target: "application/octet-stream", stepTimeout: .seconds(3))
+    try await other.own(
+      otherSelection, item: PasteboardItem(representations: [.data(payload, type: .data)]))
+    let reply = try await display.read(
+      otherSelection, target: "application/octet-stream", stepTimeout: .seconds(3))
     #expect(reply.wasIncremental && reply.data == payload)
   }
 
@@ -92,13 +100,17 @@ import UniformTypeIdentifiers
     let limit = try await display.maximumRequestBytes
     let payload = await RandomPayload.bytes(count: 2 * limit + 1, seed: 13)
     let selection = uniqueSelection("vanish")
-    try await display.own(selection, item: PasteboardItem(representations: [
-      .data(payload, type: .data), .data(Data("next".utf8), type: .utf8PlainText),
-    ]))
-    let staller = try await SelectionProbe.start(["stall", selection.rawValue, "application/octet-stream"], display: xvfb.name)
+    try await display.own(
+      selection,
+      item: PasteboardItem(representations: [
+        .data(payload, type: .data), .data(Data("next".utf8), type: .utf8PlainText),
+      ]))
+    let staller = try await SelectionProbe.start(
+      ["stall", selection.rawValue, "application/octet-stream"], display: xvfb.name)
     try await staller.expectOutput("stalled bytes=\(limit)")
     _ = await staller.stopped(signal: SIGKILL)
-    #expect(await Deadline.wait(for: .seconds(30)) { (try? await Self.transferCount(display)) == 0 })
+    #expect(
+      await Deadline.wait(for: .seconds(30)) { (try? await Self.transferCount(display)) == 0 })
 
     for _ in 0..<3 {
       let reply = try await SelectionProbe.get(selection, "UTF8_STRING", display: xvfb.name)
@@ -124,13 +136,15 @@ import UniformTypeIdentifiers
     let selection = uniqueSelection("stall")
     try await display.own(selection, item: Self.binaryItem(payload))
 
-    let staller = try await SelectionProbe.start(["stall", selection.rawValue, "application/octet-stream"], display: xvfb.name)
+    let staller = try await SelectionProbe.start(
+      ["stall", selection.rawValue, "application/octet-stream"], display: xvfb.name)
     defer { staller.terminate() }
     try await staller.expectOutput("stalled bytes=\(limit)")
     #expect(try await Self.transferCount(display) == 1)
 
     let received = scratch.file("received")
-    let reply = try await SelectionProbe.get(selection, "application/octet-stream", display: xvfb.name, outputFile: received)
+    let reply = try await SelectionProbe.get(
+      selection, "application/octet-stream", display: xvfb.name, outputFile: received)
     #expect(reply.wasIncremental && reply.byteCount == fileSize(payload), "\(reply)")
     #expect(try await filesAreEqual(payload, received))
 
@@ -138,7 +152,9 @@ import UniformTypeIdentifiers
     try await display.settleTimers()
     #expect(try await Self.transferCount(display) == 1, "not before the step timeout")
     clock.advance(by: .milliseconds(200))
-    let dropped = await Deadline.wait(for: .seconds(5)) { (try? await Self.transferCount(display)) == 0 }
+    let dropped = await Deadline.wait(for: .seconds(5)) {
+      (try? await Self.transferCount(display)) == 0
+    }
     #expect(dropped, "the stalled transfer is dropped")
     #expect(staller.process.isRunning, "the probe is still stalled, not gone")
     #expect(!staller.outputSoFar.contains("late-chunk"), "nothing written after the stall")

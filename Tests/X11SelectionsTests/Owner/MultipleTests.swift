@@ -11,13 +11,15 @@ import X11Selections
     defer { display.close() }
     let selection = uniqueSelection("multiple")
     try await display.own(selection, item: textItem("héllo"))
-    let reply = try await SelectionProbe.multiple(selection, ["UTF8_STRING", "image/png", "STRING"], display: xvfb.name)
+    let reply = try await SelectionProbe.multiple(
+      selection, ["UTF8_STRING", "image/png", "STRING"], display: xvfb.name)
     #expect(reply.status == 0, "\(reply)")
-    #expect(reply.pairs == [
-      .init(target: "UTF8_STRING", type: "UTF8_STRING", hex: utf8Hex("héllo")),
-      .init(target: "image/png", type: nil, hex: nil),
-      .init(target: "STRING", type: "STRING", hex: "68e96c6c6f"),
-    ], "\(reply)")
+    #expect(
+      reply.pairs == [
+        .init(target: "UTF8_STRING", type: "UTF8_STRING", hex: utf8Hex("héllo")),
+        .init(target: "image/png", type: nil, hex: nil),
+        .init(target: "STRING", type: "STRING", hex: "68e96c6c6f"),
+      ], "\(reply)")
   }
 
   /// STRING of text Latin-1 cannot hold is escaped as GTK does (issue 19), in MULTIPLE too.
@@ -26,11 +28,14 @@ import X11Selections
     defer { display.close() }
     let selection = uniqueSelection("multiple")
     try await display.own(selection, item: textItem("5 €"))
-    let reply = try await SelectionProbe.multiple(selection, ["STRING", "text/plain;charset=utf-8"], display: xvfb.name)
-    #expect(reply.pairs == [
-      .init(target: "STRING", type: "STRING", hex: "35205c7532306163"),  // 5 \u20ac
-      .init(target: "text/plain;charset=utf-8", type: "text/plain;charset=utf-8", hex: utf8Hex("5 €")),
-    ], "\(reply)")
+    let reply = try await SelectionProbe.multiple(
+      selection, ["STRING", "text/plain;charset=utf-8"], display: xvfb.name)
+    #expect(
+      reply.pairs == [
+        .init(target: "STRING", type: "STRING", hex: "35205c7532306163"),  // 5 \u20ac
+        .init(
+          target: "text/plain;charset=utf-8", type: "text/plain;charset=utf-8", hex: utf8Hex("5 €")),
+      ], "\(reply)")
   }
 
   @Test func aMultipleRequestWithoutAPairListIsRefused() async throws {

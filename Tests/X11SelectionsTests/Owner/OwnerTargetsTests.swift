@@ -28,9 +28,11 @@ import X11Selections
     let atoms = reply.atoms
     #expect(atoms.first == "org.ferrytests.profile", "the richest type first: \(atoms)")
     #expect(atoms.dropFirst().first == "UTF8_STRING", "then the text: \(atoms)")
-    #expect(Array(atoms.suffix(4)) == ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"], "\(atoms)")
+    #expect(
+      Array(atoms.suffix(4)) == ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"], "\(atoms)")
     #expect(Set(atoms).count == atoms.count, "no duplicates: \(atoms)")
-    #expect(!atoms.contains("None") && !atoms.contains("?"), "no invalid atoms (Java AWT fails on them)")
+    #expect(
+      !atoms.contains("None") && !atoms.contains("?"), "no invalid atoms (Java AWT fails on them)")
     for text in ["text/plain;charset=utf-8", "STRING", "TEXT", "COMPOUND_TEXT"] {
       #expect(atoms.contains(text), "\(text) in \(atoms)")
     }
@@ -49,7 +51,8 @@ import X11Selections
       let reply = try await SelectionProbe.get(selection, target, display: xvfb.name)
       #expect(!reply.isRefused && reply.type != nil, "advertised \(target) but: \(reply)")
     }
-    let profile = try await SelectionProbe.get(selection, "org.ferrytests.profile", display: xvfb.name)
+    let profile = try await SelectionProbe.get(
+      selection, "org.ferrytests.profile", display: xvfb.name)
     #expect(profile.type == "org.ferrytests.profile")
     #expect(profile.hex == utf8Hex(#"{"name":"Juan Chavez"}"#))
   }
@@ -80,7 +83,8 @@ import X11Selections
     defer { display.close() }
     let selection = uniqueSelection("obsolete")
     try await display.own(selection, item: textItem("héllo"))
-    let reply = try await SelectionProbe.get(selection, "UTF8_STRING", display: xvfb.name, obsolete: true)
+    let reply = try await SelectionProbe.get(
+      selection, "UTF8_STRING", display: xvfb.name, obsolete: true)
     #expect(reply.type == "UTF8_STRING", "\(reply)")
     #expect(reply.hex == utf8Hex("héllo"))
   }
@@ -91,12 +95,15 @@ import X11Selections
     let selection = uniqueSelection("stale")
     let time = try await display.own(selection, item: textItem("now"))
     // ICCCM §2.2: a request from before the owner took the selection refers to an earlier owner.
-    let stale = try await SelectionProbe.get(selection, "UTF8_STRING", display: xvfb.name, time: time.rawValue - 1)
+    let stale = try await SelectionProbe.get(
+      selection, "UTF8_STRING", display: xvfb.name, time: time.rawValue - 1)
     #expect(stale.isRefused, "\(stale)")
     // xclip asks with CurrentTime; owners must accept it.
-    let current = try await SelectionProbe.get(selection, "UTF8_STRING", display: xvfb.name, time: 0)
+    let current = try await SelectionProbe.get(
+      selection, "UTF8_STRING", display: xvfb.name, time: 0)
     #expect(current.hex == utf8Hex("now"), "\(current)")
-    let exact = try await SelectionProbe.get(selection, "UTF8_STRING", display: xvfb.name, time: time.rawValue)
+    let exact = try await SelectionProbe.get(
+      selection, "UTF8_STRING", display: xvfb.name, time: time.rawValue)
     #expect(exact.hex == utf8Hex("now"), "\(exact)")
   }
 

@@ -19,13 +19,17 @@ import X11Selections
 @Suite struct StarvedPoolOwnerTests {
   /// In a process of its own (an exit test), so that holding its whole pool stalls no other
   /// test: the owner still answers `STRING`, a conversion made in a task.
-  @Test(.enabled(if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil, "Xvfb or xclip is not installed"))
+  @Test(
+    .enabled(
+      if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil,
+      "Xvfb or xclip is not installed"))
   func anOwnerAnswersWhileEveryThreadOfThePoolIsBlocked() async {
     await #expect(processExitsWith: .success) {
       guard let xvfb = try? await XvfbServer.disposable() else { exit(3) }
       guard let display = try? X11Display(name: xvfb.name) else { exit(4) }
       let selection = Selection.primary  // the server is this process's own
-      let item = PasteboardItem(representations: [.data(Data("héllo ÿ".utf8), type: .utf8PlainText)])
+      let item = PasteboardItem(representations: [.data(Data("héllo ÿ".utf8), type: .utf8PlainText)]
+      )
       guard (try? await display.own(selection, item: item)) != nil else { exit(5) }
       let threads = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
       let release = DispatchSemaphore(value: 0)
@@ -54,7 +58,9 @@ import X11Selections
       xvfb.stop()
       guard let reply = reply ?? nil else { exit(6) }  // the pool could not be filled, or xclip did not run
       // h é l l o space ÿ, in ISO 8859-1.
-      exit(reply.status == 0 && reply.stdout == Data([0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0xFF]) ? 0 : 1)
+      exit(
+        reply.status == 0 && reply.stdout == Data([0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0xFF])
+          ? 0 : 1)
     }
   }
 }

@@ -35,11 +35,15 @@ import X11Selections
   /// text, with escapes for what Latin-1 or ASCII cannot hold (bytes measured from GTK 3.24).
   @Test(arguments: [
     ("5 €", "35205c7532306163", "35205c7532306163"),
-    ("Grüße — 日本語", "4772fcdf65205c7532303134205c75363565355c75363732635c7538613965",
-     "47725c75303066635c753030646665205c7532303134205c75363565355c75363732635c7538613965"),
+    (
+      "Grüße — 日本語", "4772fcdf65205c7532303134205c75363565355c75363732635c7538613965",
+      "47725c75303066635c753030646665205c7532303134205c75363565355c75363732635c7538613965"
+    ),
     ("plain\nascii", "706c61696e0a6173636969", "706c61696e0d0a6173636969"),
   ])
-  func stringAndPlainTextAreServedForAnyTextAsGTKServesThem(text: String, string: String, plain: String) async throws {
+  func stringAndPlainTextAreServedForAnyTextAsGTKServesThem(
+    text: String, string: String, plain: String
+  ) async throws {
     let (xvfb, display) = try await openDisplay()
     defer { display.close() }
     let selection = uniqueSelection("escaped")
@@ -97,7 +101,8 @@ import X11Selections
     let selection = uniqueSelection("latin1rt")
     try await owner.own(selection, item: textItem("héllo ÿ"))
     let reply = try await reader.read(selection, target: "STRING")
-    #expect(reply.type == "STRING" && reply.data == Data([0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0xFF]))
+    #expect(
+      reply.type == "STRING" && reply.data == Data([0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0xFF]))
     #expect(try await reader.decodeText(reply) == "héllo ÿ")
   }
 

@@ -1,6 +1,7 @@
 import FerryTestSupport
 import Foundation
 import Testing
+
 @testable import X11Selections
 
 /// `X11Display.readOnce`: one read on a display opened for it, all on the calling thread (the
@@ -13,7 +14,8 @@ import Testing
     try await owner.own(selection, item: textItem("read on this thread"))
     let name = xvfb.name
     let reply = try await DetachedThread.run {
-      try X11Display.readOnce(display: name, selection, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
+      try X11Display.readOnce(
+        display: name, selection, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
     }
     #expect(reply.type == "UTF8_STRING")
     #expect(String(decoding: reply.data, as: UTF8.self) == "read on this thread")
@@ -26,7 +28,8 @@ import Testing
     let name = xvfb.name
     let error = await #expect(throws: X11Error.self) {
       try await DetachedThread.run {
-        try X11Display.readOnce(display: name, selection, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
+        try X11Display.readOnce(
+          display: name, selection, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
       }
     }
     guard case .noOwner = error else {
@@ -38,7 +41,9 @@ import Testing
   @Test func aDisplayThatCannotBeOpenedFails() async throws {
     let error = await #expect(throws: X11Error.self) {
       try await DetachedThread.run {
-        try X11Display.readOnce(display: ":4999", .clipboard, target: "UTF8_STRING", lostInsideXlib: { fatalError("lost") })
+        try X11Display.readOnce(
+          display: ":4999", .clipboard, target: "UTF8_STRING",
+          lostInsideXlib: { fatalError("lost") })
       }
     }
     guard case .cannotOpenDisplay = error else {

@@ -1,13 +1,16 @@
 import FerryTestSupport
 import Foundation
 import Testing
+
 @testable import X11Selections
 
 /// Ferry as requestor against owners that misbehave: one that never answers, and none at all.
 /// A read must fail with a clear error, never hang.
 @Suite struct RequestorTimeoutTests {
   /// Starts our probe as an owner that takes `selection` and ignores every request.
-  private func silentOwner(_ selection: Selection, display: X11Display, xvfb: XvfbServer) async throws -> PeerProcess {
+  private func silentOwner(_ selection: Selection, display: X11Display, xvfb: XvfbServer)
+    async throws -> PeerProcess
+  {
     let owner = try await SelectionProbe.start(["own", selection.rawValue], display: xvfb.name)
     try await owner.expectOutput("owned window=")
     #expect(await display.waitForOwner(of: selection))
@@ -24,12 +27,18 @@ import Testing
     let owner = try await silentOwner(selection, display: display, xvfb: xvfb)
     defer { owner.terminate() }
 
-    let read = Task { try await display.read(selection, target: "UTF8_STRING", stepTimeout: .seconds(3600)) }
-    #expect(await owner.output("ignored target=UTF8_STRING", timeout: .seconds(15)), "the request reached the owner")
+    let read = Task {
+      try await display.read(selection, target: "UTF8_STRING", stepTimeout: .seconds(3600))
+    }
+    #expect(
+      await owner.output("ignored target=UTF8_STRING", timeout: .seconds(15)),
+      "the request reached the owner")
     try await display.settleTimers()  // the step timer is set after the request is sent
     clock.advance(by: .seconds(3600) - .milliseconds(100))
     try await display.settleTimers()
-    #expect(try await display.loop.perform { $0.reader.pendingCount } == 1, "still waiting short of the timeout")
+    #expect(
+      try await display.loop.perform { $0.reader.pendingCount } == 1,
+      "still waiting short of the timeout")
 
     clock.advance(by: .milliseconds(200))
     let ended = await read.ended(within: .seconds(30))
@@ -60,7 +69,9 @@ import Testing
       return
     }
     #expect(elapsed >= .milliseconds(450), "never before its timeout: \(elapsed)")
-    #expect(await owner.output("ignored target=UTF8_STRING", timeout: .seconds(2)), "the request reached the owner")
+    #expect(
+      await owner.output("ignored target=UTF8_STRING", timeout: .seconds(2)),
+      "the request reached the owner")
   }
 
   @Test func readTextAndTargetsTimeOutToo() async throws {
@@ -87,7 +98,9 @@ import Testing
     // One timeout, not one per text target: the owner was asked for UTF8_STRING alone before
     // TARGETS (it prints each request as it comes, in order).
     #expect(
-      await waitForLines(of: owner, startingWith: "ignored target=", toBe: ["UTF8_STRING", "TARGETS"], timeout: .seconds(15)),
+      await waitForLines(
+        of: owner, startingWith: "ignored target=", toBe: ["UTF8_STRING", "TARGETS"],
+        timeout: .seconds(15)),
       "\(owner.outputSoFar)")
   }
 

@@ -9,11 +9,16 @@ import UniformTypeIdentifiers
   @Test func metaTargetsAndRepeatedTypesAreLeftOut() {
     let offer = SelectionOffer(
       selection: .clipboard,
-      advertised: ["TARGETS", "MULTIPLE", "text/html", "UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TIMESTAMP", "SAVE_TARGETS"])
+      advertised: [
+        "TARGETS", "MULTIPLE", "text/html", "UTF8_STRING", "text/plain;charset=utf-8", "STRING",
+        "TIMESTAMP", "SAVE_TARGETS",
+      ])
     #expect(offer.targets.map(\.name) == ["text/html", "UTF8_STRING", "STRING"])
     #expect(offer.targets.first?.type == .html)
     #expect(offer.offersMultiple)
-    #expect(offer.essentialTargets.map(\.name) == ["text/html", "UTF8_STRING"], "STRING is a conversion of the UTF-8 text")
+    #expect(
+      offer.essentialTargets.map(\.name) == ["text/html", "UTF8_STRING"],
+      "STRING is a conversion of the UTF-8 text")
   }
 
   @Test(arguments: [
@@ -23,7 +28,8 @@ import UniformTypeIdentifiers
     (["TARGETS", "UTF8_STRING"], false),  // xclip
   ])
   func multipleIsAskedOfOwnersThatListItExceptXsel(advertised: [String], converts: Bool) {
-    #expect(SelectionOffer(selection: .clipboard, advertised: advertised).convertsMultiple == converts)
+    #expect(
+      SelectionOffer(selection: .clipboard, advertised: advertised).convertsMultiple == converts)
   }
 
   /// Cut at the cap, but for the well-known text targets listed after it.
@@ -37,15 +43,20 @@ import UniformTypeIdentifiers
   }
 
   @Test func thePasswordManagerHintConcealsAndIsNoTarget() {
-    let offer = SelectionOffer(selection: .clipboard, advertised: ["UTF8_STRING", "x-kde-passwordManagerHint"])
+    let offer = SelectionOffer(
+      selection: .clipboard, advertised: ["UTF8_STRING", "x-kde-passwordManagerHint"])
     #expect(offer.isConcealed)
     #expect(offer.targets.map(\.name) == ["UTF8_STRING"])
-    let capture = SelectionCapture(offer: offer, entries: [.init(target: offer.targets[0], data: Data("pw".utf8))])
+    let capture = SelectionCapture(
+      offer: offer, entries: [.init(target: offer.targets[0], data: Data("pw".utf8))])
     #expect(capture.item.options.contains(.concealed))
   }
 
   @Test func namedTargetsFollowTheOwnersOrderThenTheGivenOne() {
     let offer = SelectionOffer(selection: .clipboard, advertised: ["image/png", "UTF8_STRING"])
-    #expect(offer.targets(named: ["UTF8_STRING", "text/html", "image/png", "TARGETS"]).map(\.name) == ["image/png", "UTF8_STRING", "text/html"])
+    #expect(
+      offer.targets(named: ["UTF8_STRING", "text/html", "image/png", "TARGETS"]).map(\.name) == [
+        "image/png", "UTF8_STRING", "text/html",
+      ])
   }
 }

@@ -14,8 +14,11 @@ import Testing
 
   @Test func pairsAreReadInOrder() throws {
     let multiple = try #require(MultipleConversion(pairs: Self.atoms([10, 11, 20, 21])))
-    #expect(multiple.pairs == [.init(target: .init(rawValue: 10), property: .init(rawValue: 11)),
-                               .init(target: .init(rawValue: 20), property: .init(rawValue: 21))])
+    #expect(
+      multiple.pairs == [
+        .init(target: .init(rawValue: 10), property: .init(rawValue: 11)),
+        .init(target: .init(rawValue: 20), property: .init(rawValue: 21)),
+      ])
     #expect(multiple.outcomes == [.pending, .pending])
     #expect(!multiple.isComplete)
   }
@@ -84,6 +87,7 @@ import Testing
     var requestor = Self.asked
     let read = requestor.readReply(Self.atoms(reply))
     #expect(!read)
-    #expect(requestor.outcomes == [.pending, .pending], "nothing is recorded from a malformed list")
+    #expect(
+      requestor.outcomes == [.pending, .pending], "nothing is recorded from a malformed list")
   }
 }

@@ -9,7 +9,9 @@ import Testing
 
   private func incremental(budget: Int?, announced: Int? = nil) -> SelectionRead {
     var read = SelectionRead(target: "UTF8_STRING", budget: budget)
-    #expect(read.replied(Shape(type: "INCR", format: 32, byteCount: 4), selection: .clipboard) == .readAnnouncement)
+    #expect(
+      read.replied(Shape(type: "INCR", format: 32, byteCount: 4), selection: .clipboard)
+        == .readAnnouncement)
     #expect(read.announced(size: announced) == .startIncremental)
     return read
   }
@@ -23,7 +25,8 @@ import Testing
     #expect(read.chunk(type: "UTF8_STRING", format: 8, byteCount: 0) == .deliver)
     #expect(read.keptBytes == sizes.reduce(0, +))
     #expect(read.state == .finished)
-    #expect(read.chunk(type: "UTF8_STRING", format: 8, byteCount: 9) == .ignore, "nothing after the end")
+    #expect(
+      read.chunk(type: "UTF8_STRING", format: 8, byteCount: 9) == .ignore, "nothing after the end")
   }
 
   @Test func theTypeComesFromTheFirstChunk() {
@@ -35,7 +38,9 @@ import Testing
 
   /// The defect this machine exists for: a transfer past the budget used to be abandoned, and
   /// xclip, which has no timeout, then served nobody ever again.
-  @Test(arguments: [(budget: 0, chunks: 3), (budget: 1_000_000, chunks: 70), (budget: 64 << 20, chunks: 70)])
+  @Test(arguments: [
+    (budget: 0, chunks: 3), (budget: 1_000_000, chunks: 70), (budget: 64 << 20, chunks: 70),
+  ])
   func aTransferPastTheBudgetIsDrainedToItsEnd(budget: Int, chunks: Int) {
     var read = incremental(budget: budget)
     let chunk = 1_048_575
@@ -49,30 +54,43 @@ import Testing
     }
     #expect(discarded > 0)
     #expect(read.expectsChunks, "still taking chunks after the budget ran out")
-    #expect(read.chunk(type: "UTF8_STRING", format: 8, byteCount: 0) == .deliverFailure(.tooLarge(limit: budget)))
+    #expect(
+      read.chunk(type: "UTF8_STRING", format: 8, byteCount: 0)
+        == .deliverFailure(.tooLarge(limit: budget)))
     #expect(read.state == .finished)
   }
 
   @Test func anAnnouncedSizePastTheBudgetIsDecidedBeforeAnyChunk() {
     var read = incremental(budget: 1 << 20, announced: 4_294_967_295)
     #expect(read.state == .draining(failure: .tooLarge(limit: 1 << 20)))
-    #expect(read.chunk(type: "UTF8_STRING", format: 8, byteCount: 10) == .discardChunk, "even a small chunk")
-    #expect(read.chunk(type: "UTF8_STRING", format: 8, byteCount: 0) == .deliverFailure(.tooLarge(limit: 1 << 20)))
+    #expect(
+      read.chunk(type: "UTF8_STRING", format: 8, byteCount: 10) == .discardChunk,
+      "even a small chunk")
+    #expect(
+      read.chunk(type: "UTF8_STRING", format: 8, byteCount: 0)
+        == .deliverFailure(.tooLarge(limit: 1 << 20)))
   }
 
   @Test func aWholeReplyPastTheBudgetIsNeverRead() {
     var read = SelectionRead(target: "image/png", budget: 100)
-    #expect(read.replied(Shape(type: "image/png", format: 8, byteCount: 101), selection: .clipboard) == .discardWhole(.tooLarge(limit: 100)))
+    #expect(
+      read.replied(Shape(type: "image/png", format: 8, byteCount: 101), selection: .clipboard)
+        == .discardWhole(.tooLarge(limit: 100)))
     var fits = SelectionRead(target: "image/png", budget: 100)
-    #expect(fits.replied(Shape(type: "image/png", format: 8, byteCount: 100), selection: .clipboard) == .readWhole)
+    #expect(
+      fits.replied(Shape(type: "image/png", format: 8, byteCount: 100), selection: .clipboard)
+        == .readWhole)
     #expect(fits.keptBytes == 100)
   }
 
   @Test func aRefusalAndAMissingPropertyFailAtOnce() {
     var refused = SelectionRead(target: "text/html", budget: nil)
-    #expect(refused.replied(nil, selection: .primary) == .fail(.refused(selection: .primary, target: "text/html")))
+    #expect(
+      refused.replied(nil, selection: .primary)
+        == .fail(.refused(selection: .primary, target: "text/html")))
     var missing = SelectionRead(target: "text/html", budget: nil)
-    guard case .fail(.malformedReply) = missing.replied(nil, selection: .primary, missing: true) else {
+    guard case .fail(.malformedReply) = missing.replied(nil, selection: .primary, missing: true)
+    else {
       Issue.record("a missing property is a malformed reply")
       return
     }
@@ -88,7 +106,9 @@ import Testing
   ])
   func aReplyThatDoesNotFitItsTargetIsRefused(target: String, type: String, format: Int) {
     var whole = SelectionRead(target: target, budget: nil)
-    guard case .discardWhole(.malformedReply(let why)) = whole.replied(Shape(type: type, format: format, byteCount: 8), selection: .clipboard)
+    guard
+      case .discardWhole(.malformedReply(let why)) = whole.replied(
+        Shape(type: type, format: format, byteCount: 8), selection: .clipboard)
     else {
       Issue.record("\(type)/\(format) for \(target) was taken")
       return
@@ -99,7 +119,10 @@ import Testing
     _ = incremental.replied(Shape(type: "INCR", format: 32, byteCount: 4), selection: .clipboard)
     _ = incremental.announced(size: nil)
     #expect(incremental.chunk(type: type, format: format, byteCount: 8) == .discardChunk)
-    guard case .deliverFailure(.malformedReply) = incremental.chunk(type: type, format: format, byteCount: 0) else {
+    guard
+      case .deliverFailure(.malformedReply) = incremental.chunk(
+        type: type, format: format, byteCount: 0)
+    else {
       Issue.record("the drained transfer reports the mismatch at its end")
       return
     }
@@ -123,7 +146,9 @@ import Testing
     _ = read.chunk(type: "UTF8_STRING", format: 8, byteCount: 100)
     #expect(read.stepTimedOut("waiting") == .failAndDrain(.timedOut("waiting")))
     #expect(read.state == .orphaned)
-    #expect(read.chunk(type: "UTF8_STRING", format: 8, byteCount: 100) == .discardChunk, "a late chunk is still taken")
+    #expect(
+      read.chunk(type: "UTF8_STRING", format: 8, byteCount: 100) == .discardChunk,
+      "a late chunk is still taken")
     #expect(read.chunk(type: "UTF8_STRING", format: 8, byteCount: 0) == .discardChunk)
     #expect(read.state == .finished)
   }

@@ -10,9 +10,11 @@ import UniformTypeIdentifiers
   @Test func aProfileIsOfferedUnderItsIdentifierBeforeItsText() async {
     let table = await TargetTable.make(for: OwnerTargetsTests.profileItem())
     let names = table.entries.map(\.name)
-    #expect(Array(names.prefix(6)) == [
-      "org.ferrytests.profile", "UTF8_STRING", "text/plain;charset=utf-8", "TEXT", "COMPOUND_TEXT", "text/plain",
-    ], "\(names)")
+    #expect(
+      Array(names.prefix(6)) == [
+        "org.ferrytests.profile", "UTF8_STRING", "text/plain;charset=utf-8", "TEXT",
+        "COMPOUND_TEXT", "text/plain",
+      ], "\(names)")
     #expect(names.contains("STRING"))
     #expect(Set(names).count == names.count)
   }
@@ -23,7 +25,8 @@ import UniformTypeIdentifiers
   func stringAndPlainTextAreOfferedForAnyTextInGTKsForm(text: String) async {
     let table = await TargetTable.make(for: textItem(text))
     #expect(table.entry(named: "STRING")?.source == .escapedText(.latin1), "\(table.entries)")
-    #expect(table.entry(named: "text/plain")?.source == .escapedText(.asciiCRLF), "\(table.entries)")
+    #expect(
+      table.entry(named: "text/plain")?.source == .escapedText(.asciiCRLF), "\(table.entries)")
     #expect(table.entries.first?.name == "UTF8_STRING")
   }
 
@@ -31,7 +34,8 @@ import UniformTypeIdentifiers
     let item = PasteboardItem(representations: [.data(Data([0x68, 0xE9]), type: .latin1PlainText)])
     let table = await TargetTable.make(for: item)
     #expect(table.entry(named: "STRING")?.source == .type(.latin1PlainText), "\(table.entries)")
-    #expect(table.entry(named: "text/plain")?.source == .escapedText(.asciiCRLF), "\(table.entries)")
+    #expect(
+      table.entry(named: "text/plain")?.source == .escapedText(.asciiCRLF), "\(table.entries)")
   }
 
   /// A public type with no X or MIME name is not offered under its identifier: X readers get

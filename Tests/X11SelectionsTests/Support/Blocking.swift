@@ -63,7 +63,8 @@ extension PeerProcess {
   /// Waits for `text` on standard output; when it does not come, records an issue that shows
   /// the output and throws.
   func expectOutput(
-    _ text: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+    _ text: String, timeout: Duration = .seconds(15),
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     guard await output(text, timeout: timeout) else {
       let result = await stopped()
@@ -79,10 +80,12 @@ struct PeerDidNotStart: Error {}
 
 /// Starts a peer on `display`, skipping the test when the program is not installed.
 func startPeer(
-  _ arguments: [String], display: String, input: Data? = nil, inputFile: URL? = nil, outputFile: URL? = nil
+  _ arguments: [String], display: String, input: Data? = nil, inputFile: URL? = nil,
+  outputFile: URL? = nil
 ) async throws -> PeerProcess {
   try await unlessUnavailable {
-    try PeerProcess(arguments, display: display, input: input, inputFile: inputFile, outputFile: outputFile)
+    try PeerProcess(
+      arguments, display: display, input: input, inputFile: inputFile, outputFile: outputFile)
   }
 }
 

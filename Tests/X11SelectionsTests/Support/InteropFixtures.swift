@@ -65,7 +65,9 @@ func textItem(_ text: String) -> PasteboardItem {
 
 extension X11Display {
   /// Waits until `selection` has an owner other than `previous`.
-  func waitForOwner(of selection: Selection, other previous: XWindow = .none, timeout: Duration = .seconds(10))
+  func waitForOwner(
+    of selection: Selection, other previous: XWindow = .none, timeout: Duration = .seconds(10)
+  )
     async -> Bool
   {
     await Deadline.wait(for: timeout) {
@@ -79,7 +81,6 @@ extension X11Display {
     await Deadline.wait(for: timeout) { (try? await self.owner(of: selection)) == XWindow.none }
   }
 }
-
 
 // MARK: Payloads
 
@@ -105,7 +106,9 @@ enum RandomPayload {
       var block = Data(count: 4 << 20)
       while remaining > 0 {
         let size = min(remaining, block.count)
-        block.withUnsafeMutableBytes { state = fill(UnsafeMutableRawBufferPointer(rebasing: $0[..<size]), state: state) }
+        block.withUnsafeMutableBytes {
+          state = fill(UnsafeMutableRawBufferPointer(rebasing: $0[..<size]), state: state)
+        }
         try handle.write(contentsOf: block.prefix(size))
         remaining -= size
       }
@@ -156,7 +159,8 @@ private func compareFiles(_ first: URL, _ second: URL) throws -> Bool {
 }
 
 func fileSize(_ url: URL) -> Int {
-  ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.intValue ?? -1
+  ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.intValue
+    ?? -1
 }
 
 extension Data {
@@ -178,7 +182,9 @@ final class Collected<Element: Sendable>: Sendable {
   var all: [Element] { elements.withLock { $0 } }
 
   /// Waits until `condition` holds for what has arrived.
-  func wait(for limit: Duration = .seconds(10), _ condition: @escaping ([Element]) -> Bool) async -> Bool {
+  func wait(for limit: Duration = .seconds(10), _ condition: @escaping ([Element]) -> Bool) async
+    -> Bool
+  {
     await Deadline.wait(for: limit) { () async -> Bool in condition(self.all) }
   }
 
@@ -207,7 +213,9 @@ extension Data {
     var bytes: [UInt8] = []
     var iterator = hex.utf8.makeIterator()
     while let high = iterator.next() {
-      guard let low = iterator.next(), let byte = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else {
+      guard let low = iterator.next(),
+        let byte = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      else {
         return nil
       }
       bytes.append(byte)

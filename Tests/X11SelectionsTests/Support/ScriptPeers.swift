@@ -11,18 +11,23 @@ enum ScriptPeer: String {
   case qt = "qt_clipboard.py"
 
   private static let gtkCheck = OnceOffThePool {
-    try check(module: "gtk", ["import gi", "gi.require_version('Gtk', '3.0')", "from gi.repository import Gtk"])
+    try check(
+      module: "gtk",
+      ["import gi", "gi.require_version('Gtk', '3.0')", "from gi.repository import Gtk"])
   }
   private static let tkCheck = OnceOffThePool { try check(module: "tk", ["import tkinter"]) }
-  private static let qtCheck = OnceOffThePool { try check(module: "qt", ["from PyQt5.QtGui import QGuiApplication"]) }
+  private static let qtCheck = OnceOffThePool {
+    try check(module: "qt", ["from PyQt5.QtGui import QGuiApplication"])
+  }
 
   /// The command line that runs this peer with `arguments`.
   func command(_ arguments: [String]) async throws -> [String] {
-    let check = switch self {
-    case .gtk: Self.gtkCheck
-    case .tk: Self.tkCheck
-    case .qt: Self.qtCheck
-    }
+    let check =
+      switch self {
+      case .gtk: Self.gtkCheck
+      case .tk: Self.tkCheck
+      case .qt: Self.qtCheck
+      }
     let python = try await unlessUnavailable { try await check.value }
     return [python, "-u", PeerSources.path(rawValue)] + arguments
   }
@@ -38,14 +43,18 @@ enum ScriptPeer: String {
   }
 
   private static func check(module: String, _ statements: [String]) throws -> String {
-    guard let python = Peers.systemPython else { throw PeerUnavailable(program: "/usr/bin/python3") }
-    let result = try PeerProcess.run([python, "-c", statements.joined(separator: "; ")], display: nil)
+    guard let python = Peers.systemPython else {
+      throw PeerUnavailable(program: "/usr/bin/python3")
+    }
+    let result = try PeerProcess.run(
+      [python, "-c", statements.joined(separator: "; ")], display: nil)
     guard result.status == 0 else {
-      let package = switch module {
-      case "gtk": "python3-gi with GTK 3 (gir1.2-gtk-3.0)"
-      case "qt": "python3-pyqt5"
-      default: "python3-tk"
-      }
+      let package =
+        switch module {
+        case "gtk": "python3-gi with GTK 3 (gir1.2-gtk-3.0)"
+        case "qt": "python3-pyqt5"
+        default: "python3-tk"
+        }
       throw PeerUnavailable(program: package)
     }
     return python

@@ -1,7 +1,7 @@
 import FerryTestSupport
 import Foundation
-import X11Selections
 import Testing
+import X11Selections
 
 /// The correctness peer: `Tests/Peers/xselprobe.c`, an Xlib requestor and owner of our own
 /// that prints what is really on the wire (xclip answers every target with the same bytes,
@@ -20,7 +20,8 @@ enum SelectionProbe {
   /// Converts `selection` to `target` and reports the reply; `time` replaces the current
   /// server time as the request's time.
   static func get(
-    _ selection: Selection, _ target: String, display: String, outputFile: URL? = nil, obsolete: Bool = false,
+    _ selection: Selection, _ target: String, display: String, outputFile: URL? = nil,
+    obsolete: Bool = false,
     time: UInt? = nil
   ) async throws -> ProbeReply {
     var arguments = [try await path(), "get", selection.rawValue, target]
@@ -31,8 +32,12 @@ enum SelectionProbe {
   }
 
   /// Converts `selection` to all `targets` in one `MULTIPLE` request.
-  static func multiple(_ selection: Selection, _ targets: [String], display: String) async throws -> ProbeReply {
-    ProbeReply(try await runPeer([try await path(), "multiple", selection.rawValue] + targets, display: display))
+  static func multiple(_ selection: Selection, _ targets: [String], display: String) async throws
+    -> ProbeReply
+  {
+    ProbeReply(
+      try await runPeer(
+        [try await path(), "multiple", selection.rawValue] + targets, display: display))
   }
 
   /// Starts the probe in a long-running mode (`stall`, `own`).
@@ -71,7 +76,9 @@ struct ProbeReply: CustomStringConvertible {
         values.append(Int(line.dropFirst(6)) ?? .min)
       } else if line.hasPrefix("pair ") {
         let pairFields = Self.keyValues(line.dropFirst(5))
-        pairs.append(Pair(target: pairFields["target"] ?? "?", type: pairFields["type"], hex: pairFields["hex"]))
+        pairs.append(
+          Pair(
+            target: pairFields["target"] ?? "?", type: pairFields["type"], hex: pairFields["hex"]))
       }
     }
   }
@@ -96,5 +103,7 @@ struct ProbeReply: CustomStringConvertible {
   var wasIncremental: Bool { fields["incr"] == "1" }
   var hex: String? { fields["hex"] }
 
-  var description: String { "xselprobe exit \(status): \(lines.joined(separator: " | ")) \(errorOutput)" }
+  var description: String {
+    "xselprobe exit \(status): \(lines.joined(separator: " | ")) \(errorOutput)"
+  }
 }
