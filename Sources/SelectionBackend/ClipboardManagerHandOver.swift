@@ -10,6 +10,7 @@ public protocol ClipboardManagerHandOver: Sendable {
   /// `true`. The application gets its answer after that, and exits.
   ///
   /// - Parameters:
+  ///   - save: Copies the clipboard for the exiting application.
   ///   - onLost: Called once if another manager replaces this one.
   /// - Returns: `false` when another manager holds the role (it is not taken from it).
   func becomeClipboardManager(

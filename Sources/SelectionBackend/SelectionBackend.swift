@@ -21,6 +21,8 @@ public protocol SelectionBackend: AnyObject, Sendable {
   /// Takes `role` and serves `item` on it until another client takes it.
   ///
   /// - Parameters:
+  ///   - role: The selection.
+  ///   - item: What to serve.
   ///   - onlyIfUnowned: Take it only if nobody owns it; ``BackendError/ownershipRefused(_:)`` otherwise.
   ///   - onLost: Called once when another client takes the selection.
   func own(
