@@ -32,6 +32,18 @@ public final class WaylandSelectionBackend: SelectionBackend {
     connection = try WaylandConnection(socket: socket, servingStepTimeout: servingStepTimeout)
   }
 
+  /// The data-control protocol bound: `ext-data-control-v1`, or `zwlr_data_control_manager_v1`
+  /// and its version.
+  public var protocolName: String {
+    get async {
+      (try? await connection.perform { connection in
+        connection.state.isExt
+          ? "ext-data-control-v1"
+          : "zwlr_data_control_manager_v1 v\(connection.state.managerVersion)"
+      }) ?? "none (the connection was lost)"
+    }
+  }
+
   public var roles: Set<SelectionRole> { [.clipboard, .primary] }
 
   public func own(

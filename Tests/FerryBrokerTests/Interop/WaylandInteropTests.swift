@@ -126,6 +126,52 @@ import Testing
     #expect(try await changeCount(fixture) == before + 3)
   }
 
+  @Test func aWaylandCopyIsInTheHistoryWithEveryTypeAndIsRestored() async throws {
+    let fixture = try await broker()
+    #expect(
+      try await session.runServing(["wl-copy", "--type", "text/html", "<b>kept</b>"]).status == 0)
+    let entry = try #require(try await HistoryCommandTests.waitForEntries(fixture, count: 1).first)
+    #expect(entry.types.first == "public.html", "\(entry.types)")
+    #expect(entry.types.contains("public.utf8-plain-text"), "\(entry.types)")
+    // A broker started with nobody owning the clipboard puts the newest copy back on it.
+    try await fixture.stop()
+    #expect(try await session.run(["wl-copy", "--clear"]).status == 0)
+    try await fixture.startDaemon()
+    #expect(await wlPastes("<b>kept</b>", ["--type", "text/html"]))
+  }
+
+  @Test func aSensitiveCopyIsMarkedAndNotKept() async throws {
+    let fixture = try await broker()
+    #expect(
+      try await fixture.run(["pbcopy", "--sensitive"], input: Data("hunter2".utf8)).status == 0)
+    #expect(await wlPastes("hunter2"))
+    let types = try await session.run(["wl-paste", "--list-types"]).stdoutText
+    #expect(types.split(separator: "\n").contains("x-kde-passwordManagerHint"), "\(types)")
+    let hint = try await session.run(["wl-paste", "--type", "x-kde-passwordManagerHint"])
+    #expect(hint.stdoutText == "secret")
+    #expect(try await HistoryCommandTests.entries(fixture).isEmpty, "a secret is never kept")
+  }
+
+  @Test func oneHundredMebibytesEachWayThroughTheBroker() async throws {
+    let fixture = try await broker()
+    let file = try fixture.textFile(mebibytes: 100)
+    let bytes = try Data(contentsOf: file)
+    #expect(
+      try await session.runServing(["wl-copy", "--type", "text/plain;charset=utf-8"], input: bytes)
+        .status == 0)
+    var pasted = Data()
+    let read = await Deadline.wait(for: .seconds(60)) {
+      pasted = (try? await fixture.run(["pbpaste"], timeout: .seconds(60)).stdout) ?? Data()
+      return pasted.count == bytes.count
+    }
+    #expect(read && pasted == bytes, "pbpaste gave \(pasted.count) of \(bytes.count) bytes")
+    let copied = try await fixture.run(["pbcopy", file.path], timeout: .seconds(60))
+    #expect(copied.status == 0, "\(copied.stderrText)")
+    let wlPasted = try await session.run(["wl-paste", "--no-newline"], timeout: .seconds(60))
+    #expect(wlPasted.stdout.count == bytes.count)
+    #expect(wlPasted.stdout == bytes)
+  }
+
   @Test func x11AndWaylandAreBridgedWithNoWindowFocused() async throws {
     let display = try await DetachedThread.run { try session.xDisplay() }
     let fixture = try await broker(x11: display)
