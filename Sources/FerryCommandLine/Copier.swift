@@ -74,13 +74,16 @@ public enum Paster {
     try validate(request)
     if try BrokerConnector.paste(request, to: descriptor) { return }
     let (selection, display) = try directSource(request)
-    // Plain text, the common paste, is asked for at once, as xsel does: no TARGETS round trip
-    // and no type tables. Any other answer takes the general way.
-    if request.preferences.first == TypeArgument.textIdentifier, !DisplayServer.isWayland,
-      try DisplayServer.pasteUTF8Text(
-        selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
-    {
-      return
+    // Plain text, the common paste, is asked for at once, as xsel and wl-paste do: no type
+    // tables, no task. Any other answer takes the general way.
+    if request.preferences.first == TypeArgument.textIdentifier {
+      let pasted =
+        DisplayServer.isWayland
+        ? try DisplayServer.pasteWaylandText(
+          selection, stepTimeout: request.timeout, to: descriptor)
+        : try DisplayServer.pasteUTF8Text(
+          selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
+      if pasted { return }
     }
     let direct = try DirectSelection(
       selection: selection, displayName: display, stepTimeout: request.timeout)

@@ -83,3 +83,59 @@ enum PipeTransfer {
     }
   }
 }
+
+extension PipeTransfer {
+  /// Copies `input` to `output` as it arrives, in chunks of up to 1 MiB, waiting at most
+  /// `stepTimeout` for each, and closes `input`: a large paste is never held whole.
+  ///
+  /// - Throws: ``BackendError/timedOut(_:)``, or ``BackendError/failed(_:)`` when the output
+  ///   cannot be written.
+  static func copy(
+    _ input: FileDescriptor, to output: FileDescriptor, stepTimeout: Duration, what: String
+  )
+    throws(BackendError)
+  {
+    defer { try? input.close() }
+    _ = fcntl(input.rawValue, F_SETFL, fcntl(input.rawValue, F_GETFL) | O_NONBLOCK)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      var entries = [PollEntry(input, for: .readable)]
+      guard (try? Poll.wait(&entries, until: .now + stepTimeout)) ?? 0 > 0 else {
+        throw .timedOut("waiting for \(what)")
+      }
+      let count = Glibc.read(input.rawValue, buffer.baseAddress, buffer.count)
+      if count == 0 { return }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw .failed("cannot read \(what): \(String(cString: strerror(errno)))")
+      }
+      do {
+        try output.writeAll(
+          from: UnsafeRawBufferPointer(rebasing: buffer[..<count]), waitingForRoom: true)
+      } catch {
+        throw .failed("cannot write the output: \(error)")
+      }
+    }
+  }
+
+  /// Writes as much of `data` as `descriptor` takes now, without waiting.
+  ///
+  /// - Returns: How many bytes were written; `nil` when the reader has gone (`EPIPE`).
+  static func writeNow(_ data: Data, to descriptor: FileDescriptor) -> Int? {
+    _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) | O_NONBLOCK)
+    return data.withUnsafeBytes { bytes -> Int? in
+      var offset = 0
+      while offset < bytes.count {
+        let count = Glibc.write(
+          descriptor.rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return errno == EAGAIN ? offset : nil
+        }
+        offset += count
+      }
+      return offset
+    }
+  }
+}

@@ -93,11 +93,20 @@ extension WaylandConnection {
   private func serve(_ source: UInt32, _ type: String, _ descriptor: Int32) {
     let output = FileDescriptor(rawValue: descriptor)
     guard let own = state.sources[source] else { return (try? output.close()) ?? () }
+    // Bytes at hand go into the pipe at once, without blocking: a short copy (what a pipe
+    // holds, 64 KiB) is served here and now; the rest of a longer one goes on a thread.
+    var rest: Data?
+    if let ready = own.table.readyPayload(type, of: own.item) {
+      guard let written = PipeTransfer.writeNow(ready.prefix(1 << 16), to: output),
+        written < ready.count
+      else { return (try? output.close()) ?? () }
+      rest = ready.dropFirst(written)
+    }
     let stepTimeout = servingStepTimeout
-    Task(executorPreference: ProductionExecutor.shared) {
-      guard let data = await own.table.payload(type, of: own.item) else {
-        return (try? output.close()) ?? ()
-      }
+    Task(executorPreference: ProductionExecutor.shared) { [rest] in
+      let data: Data?
+      if let rest { data = rest } else { data = await own.table.payload(type, of: own.item) }
+      guard let data else { return (try? output.close()) ?? () }
       _ = try? await DetachedThread.run(name: "ferry-wl-send") {
         PipeTransfer.writeAll(data, to: output, stepTimeout: stepTimeout)
       }

@@ -29,11 +29,14 @@ final class WaylandConnection: @unchecked Sendable {
     ([], false))
 
   /// Connects to `socket` (`nil`: `$WAYLAND_DISPLAY`), binds the seat and the data-control
-  /// manager, reads the current selections, and starts the thread.
+  /// manager, reads the current selections, and starts the thread (unless `startsThread` is
+  /// false: a one-shot read on the calling thread, ``WaylandTextPaste``).
   ///
   /// - Throws: ``BackendError/cannotConnect(_:)``, also when the compositor has no
   ///   data-control protocol (GNOME, weston).
-  init(socket: String?, servingStepTimeout: Duration = .seconds(5)) throws(BackendError) {
+  init(socket: String?, servingStepTimeout: Duration = .seconds(5), startsThread: Bool = true)
+    throws(BackendError)
+  {
     self.servingStepTimeout = servingStepTimeout
     wire = try WaylandWire(name: socket)
     state = WaylandState(marker: FerryMarker.name)
@@ -43,6 +46,7 @@ final class WaylandConnection: @unchecked Sendable {
     }
     try setUp()
     signal(SIGPIPE, SIG_IGN)
+    guard startsThread else { return }
     let started = DetachedThread.start(name: "ferry-wayland") { [self] in run() }
     guard started else { throw .failed("cannot start the Wayland thread") }
   }

@@ -62,6 +62,18 @@ struct WaylandOfferTable: Sendable {
     entries.first { $0.name == name }?.source
   }
 
+  /// The bytes served for `name` when they are at hand, with nothing to run or convert: a
+  /// representation stored in memory, or fixed bytes.
+  func readyPayload(_ name: String, of item: PasteboardItem) -> Data? {
+    switch source(of: name) {
+    case .type(let type)?:
+      guard case .data(let data)? = item.storedPayload(for: type) else { return nil }
+      return data
+    case .fixed(let bytes)?: return bytes
+    case .escapedText?, nil: return nil
+    }
+  }
+
   /// The bytes served for `name`; `nil` when the item cannot produce them.
   func payload(_ name: String, of item: PasteboardItem) async -> Data? {
     switch source(of: name) {

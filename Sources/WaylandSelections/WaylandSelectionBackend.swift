@@ -163,24 +163,26 @@ public final class WaylandSelectionBackend: SelectionBackend {
   public func read(
     _ role: SelectionRole, target: String, into descriptor: Int32, stepTimeout: Duration
   ) async throws(BackendError) {
-    let data = try await read(role, target: target, stepTimeout: stepTimeout, limit: .max)
-    let written =
-      await
-      (try? DetachedThread.run(name: "ferry-wl-out") {
-        (try? data.withUnsafeBytes {
-          try FileDescriptor(rawValue: descriptor).writeAll(from: $0, waitingForRoom: true)
-        }) != nil
-      }) ?? false
-    if !written { throw .failed("cannot write \(target) to the output") }
+    let input = try await receive(role, target: target)
+    let copied = try? await DetachedThread.run(name: "ferry-wl-read") {
+      () -> Result<Void, BackendError> in
+      Result { () throws(BackendError) in
+        try PipeTransfer.copy(
+          input, to: FileDescriptor(rawValue: descriptor), stepTimeout: stepTimeout,
+          what: "the owner of \(role) to send \(target)")
+      }
+    }
+    guard let copied else { throw .failed("cannot start a thread to read \(target)") }
+    try copied.get()
   }
 
-  /// Reads `target` of the current offer of `role`: `receive` into a pipe on the Wayland
-  /// thread, then the pipe to its end on a thread of its own.
-  func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int)
-    async throws(BackendError) -> Data
+  /// Asks the current owner of `role` for `target` (`receive` on the Wayland thread) and
+  /// returns the pipe's reading end.
+  private func receive(_ role: SelectionRole, target: String) async throws(BackendError)
+    -> FileDescriptor
   {
     try Self.check(role)
-    let input = try await connection.perform { connection throws(BackendError) -> FileDescriptor in
+    return try await connection.perform { connection throws(BackendError) -> FileDescriptor in
       let state = connection.state
       guard let offer = state.current[role], let types = state.offers[offer] else {
         throw .noOwner(role)
@@ -193,6 +195,14 @@ public final class WaylandSelectionBackend: SelectionBackend {
       try flushed.get()
       return pipe.read
     }
+  }
+
+  /// Reads `target` of the current offer of `role`: `receive` into a pipe on the Wayland
+  /// thread, then the pipe to its end on a thread of its own.
+  func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int)
+    async throws(BackendError) -> Data
+  {
+    let input = try await receive(role, target: target)
     let result = try? await DetachedThread.run(name: "ferry-wl-read") {
       () -> Result<Data, BackendError> in
       Result { () throws(BackendError) in

@@ -10,4 +10,20 @@ extension DisplayServer {
   static func connectWayland(_ name: String?) throws(BackendError) -> any SelectionBackend {
     try WaylandSelectionBackend(socket: name)
   }
+
+  /// Writes the owner's UTF-8 text to `descriptor` on the calling thread, as wl-paste does:
+  /// the common paste without a broker.
+  ///
+  /// - Returns: `false`, having written nothing, when the owner offers no UTF-8 text.
+  /// - Throws: ``CommandFailure``: status 1 when nobody owns the selection, 3 when there is
+  ///   no compositor, 4 on a timeout.
+  static func pasteWaylandText(_ role: SelectionRole, stepTimeout: Duration, to descriptor: Int32)
+    throws -> Bool
+  {
+    do {
+      return try WaylandTextPaste.paste(role, socket: nil, stepTimeout: stepTimeout, to: descriptor)
+    } catch {
+      throw DirectSelection.failure(error, selection: role)
+    }
+  }
 }
