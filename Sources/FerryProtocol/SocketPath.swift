@@ -8,7 +8,8 @@
 ///
 /// The socket is `$XDG_RUNTIME_DIR/ferry/<name>.sock`; without `XDG_RUNTIME_DIR` it is
 /// `/tmp/ferry-<uid>/<name>.sock`. `<name>` comes from `DISPLAY` (`:0` → `display-0`,
-/// `host:10.0` → `display-host-10`), or is `headless`. `FERRY_SOCKET`, when set, names the
+/// `host:10.0` → `display-host-10`), else from `WAYLAND_DISPLAY` (`wayland-1` → `wayland-1`,
+/// a path by its last component), or is `headless`. `FERRY_SOCKET`, when set, names the
 /// socket outright.
 ///
 /// The directory must be a real directory (not a symbolic link) owned by the user, with no
@@ -76,7 +77,8 @@ public struct SocketPath: Sendable, Hashable, CustomStringConvertible {
     if let explicit = variable("FERRY_SOCKET"), !explicit.isEmpty {
       return SocketPath(path: explicit)
     }
-    let name = socketName(forDisplay: variable("DISPLAY")) + ".sock"
+    let name =
+      socketName(forDisplay: variable("DISPLAY"), wayland: variable("WAYLAND_DISPLAY")) + ".sock"
     if let runtime = variable("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
       let base = runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime
       return SocketPath(directory: base + "/ferry", fileName: name)
@@ -94,7 +96,30 @@ public struct SocketPath: Sendable, Hashable, CustomStringConvertible {
   /// SocketPath.socketName(forDisplay: nil)              // "headless"
   /// ```
   public static func socketName(forDisplay display: String?) -> String {
-    guard let display, !display.isEmpty else { return "headless" }
+    socketName(forDisplay: display, wayland: nil)
+  }
+
+  /// The socket's base name for `DISPLAY` and `WAYLAND_DISPLAY`: the X display's name when
+  /// there is one (under XWayland both are set, and the X name is the one every earlier
+  /// Ferry used), else the Wayland display's (`wayland-1`; a path by its last component,
+  /// characters other than letters, digits, `.`, `_` and `-` replaced by `_`), else `headless`.
+  ///
+  /// ```swift
+  /// SocketPath.socketName(forDisplay: nil, wayland: "wayland-1")   // "wayland-1"
+  /// ```
+  public static func socketName(forDisplay display: String?, wayland: String?) -> String {
+    guard let display, !display.isEmpty else {
+      guard let wayland, !wayland.isEmpty else { return "headless" }
+      let last = wayland.split(separator: "/").last.map(String.init) ?? wayland
+      var name = last.hasPrefix("wayland") ? "" : "wayland-"
+      for character in last {
+        let safe =
+          character.isASCII
+          && (character.isLetter || character.isNumber || "._-".contains(character))
+        name.append(safe ? character : "_")
+      }
+      return name
+    }
     var host = Substring(display)
     var number = Substring("")
     if let colon = display.lastIndex(of: ":") {

@@ -21,6 +21,21 @@ import Testing
     #expect(SocketPath.socketName(forDisplay: display) == name)
   }
 
+  @Test(arguments: [
+    (nil, "wayland-1", "wayland-1"), (nil, "/run/user/1000/wayland-0", "wayland-0"),
+    (nil, "sway session", "wayland-sway_session"), (":0", "wayland-1", "display-0"),
+    (nil, "", "headless"),
+  ])
+  func withoutAnXDisplayTheNameComesFromTheWaylandDisplay(
+    display: String?, wayland: String, name: String
+  ) {
+    #expect(SocketPath.socketName(forDisplay: display, wayland: wayland) == name)
+    let environment = ["WAYLAND_DISPLAY": wayland, "XDG_RUNTIME_DIR": "/run/user/1"].merging(
+      display.map { ["DISPLAY": $0] } ?? [:]
+    ) { $1 }
+    #expect(SocketPath.resolve(environment: environment, uid: 1).fileName == name + ".sock")
+  }
+
   @Test func runtimeDirectoryHoldsTheFerryDirectory() {
     let location = SocketPath.resolve(
       environment: ["XDG_RUNTIME_DIR": "/run/user/1000", "DISPLAY": ":0"], uid: 1000)
