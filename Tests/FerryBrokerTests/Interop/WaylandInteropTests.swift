@@ -172,6 +172,60 @@ import Testing
     #expect(wlPasted.stdout == bytes)
   }
 
+  /// The GTK peer, copied where the session's user can read it (a clean clone may sit in a
+  /// directory only its owner can enter).
+  private func gtkPeer() throws -> String {
+    let source = Tools.peersDirectory.appendingPathComponent("gtk_wayland_clipboard.py")
+    let copy = URL(fileURLWithPath: session.directory).appendingPathComponent(
+      "gtk_wayland_clipboard.py")
+    if !FileManager.default.fileExists(atPath: copy.path) {
+      try FileManager.default.copyItem(at: source, to: copy)
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
+    }
+    return copy.path
+  }
+
+  @Test func aGtkCopyOnWaylandPastesThroughTheBrokerAndOutlivesIt() async throws {
+    let fixture = try await broker()
+    let peer = try gtkPeer()
+    let gtk = try await session.peer(
+      ["/usr/bin/python3", "-u", peer, "own", "from GTK on Wayland"],
+      environment: ["GDK_BACKEND": "wayland"]
+    )
+    let shown = await Deadline.wait(for: .seconds(20)) {
+      gtk.outputSoFar.contains("window") || !gtk.process.isRunning
+    }
+    try #require(shown && gtk.process.isRunning, "GTK: \(gtk.outputSoFar) \(gtk.errorSoFar)")
+    // GTK sets a Wayland selection only with an input event's serial: a key from a virtual
+    // keyboard gives it one (headless sway has no keyboard of its own).
+    let ready = await Deadline.wait(for: .seconds(20)) {
+      _ = try? await session.run(["wtype", "-k", "Shift_L"])
+      return gtk.outputSoFar.contains("ready")
+    }
+    try #require(ready, "GTK never copied: \(gtk.outputSoFar) \(gtk.errorSoFar)")
+    #expect(await pastes(fixture, "from GTK on Wayland"))
+    _ = try await DetachedThread.run { gtk.kill() }
+    #expect(await wlPastes("from GTK on Wayland"), "the broker serves the copy once GTK has gone")
+  }
+
+  @Test func gtkOnWaylandReadsWhatPbcopyCopied() async throws {
+    let fixture = try await broker()
+    #expect(try await fixture.run(["pbcopy"], input: Data("for GTK".utf8)).status == 0)
+    #expect(await wlPastes("for GTK"))
+    let gtk = try await session.peer(
+      ["/usr/bin/python3", "-u", try gtkPeer(), "read"], environment: ["GDK_BACKEND": "wayland"])
+    let read = await Deadline.wait(for: .seconds(20)) {
+      if gtk.outputSoFar.contains("window") {
+        _ = try? await session.run(["wtype", "-k", "Shift_L"])
+      }
+      return gtk.outputSoFar.contains("text:") || gtk.outputSoFar.contains("none")
+        || !gtk.process.isRunning
+    }
+    let output = gtk.outputSoFar
+    _ = try await DetachedThread.run { gtk.kill() }
+    #expect(read && output.contains("text: for GTK"), "GTK: \(output)")
+  }
+
   @Test func x11AndWaylandAreBridgedWithNoWindowFocused() async throws {
     let display = try await DetachedThread.run { try session.xDisplay() }
     let fixture = try await broker(x11: display)
