@@ -5,7 +5,9 @@
 // ext-data-control-v1). One selection and one primary selection, shared by every data
 // device; an offer's `receive` is handed to the source that made it.
 //
-//   ext_compositor RUNTIME_DIRECTORY      prints its socket's name, then serves until killed
+//   ext_compositor RUNTIME_DIRECTORY [--no-data-control]
+//       prints its socket's name, then serves until killed; --no-data-control offers the seat
+//       only, as GNOME and weston do
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +148,9 @@ static void bind_seat(struct wl_client *client, void *data, uint32_t version, ui
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: ext_compositor RUNTIME_DIRECTORY\n");
+  int data_control = !(argc == 3 && strcmp(argv[2], "--no-data-control") == 0);
+  if (argc != 2 && data_control) {
+    fprintf(stderr, "usage: ext_compositor RUNTIME_DIRECTORY [--no-data-control]\n");
     return 2;
   }
   setenv("XDG_RUNTIME_DIR", argv[1], 1);
@@ -160,7 +163,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   wl_global_create(display, &wl_seat_interface, 1, NULL, bind_seat);
-  wl_global_create(display, &ext_data_control_manager_v1_interface, 1, NULL, bind_manager);
+  if (data_control) wl_global_create(display, &ext_data_control_manager_v1_interface, 1, NULL, bind_manager);
   printf("%s\n", socket);
   fflush(stdout);
   wl_display_run(display);

@@ -10,18 +10,26 @@ import WaylandSelections
 /// compositor built here on libwayland-server (Tests/Peers/ext_compositor.c, with the glue
 /// wayland-scanner makes of the vendored XML): one Ferry connection owns, another reads.
 @Suite(.serialized, .skipsWithoutPeers) struct ExtDataControlTests {
-  let compositor: PeerProcess
-  let socket: String
-  let runtime: URL
+  /// A running test compositor: the process, its socket's path, its runtime directory.
+  struct Compositor {
+    var process: PeerProcess
+    var socket: String
+    var runtime: URL
 
-  init() async throws {
+    func stop() {
+      _ = process.kill()
+      try? FileManager.default.removeItem(at: runtime)
+    }
+  }
+
+  /// Starts the compositor with `arguments` after its runtime directory.
+  static func start(_ arguments: [String] = []) async throws -> Compositor {
     let program = try await DetachedThread.run { try Self.buildCompositor() }
-    runtime = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let runtime = FileManager.default.temporaryDirectory.appendingPathComponent(
       "ferry-ext-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(
       at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let started = try PeerProcess([program, runtime.path], display: nil)
-    compositor = started
+    let started = try PeerProcess([program, runtime.path] + arguments, display: nil)
     var name = ""
     let ready = await Deadline.wait(for: .seconds(20)) {
       name = started.outputSoFar.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -32,7 +40,8 @@ import WaylandSelections
       throw CompositorFailed(
         source: "ext_compositor.c", output: "it did not start: \(result.stderrText)")
     }
-    socket = runtime.appendingPathComponent(name).path
+    return Compositor(
+      process: started, socket: runtime.appendingPathComponent(name).path, runtime: runtime)
   }
 
   /// Builds the compositor once per source text: wayland-scanner's server glue, then cc.
@@ -100,10 +109,9 @@ import WaylandSelections
   }
 
   @Test func ferryBindsExtAndCopiesBothSelectionsThroughIt() async throws {
-    defer {
-      _ = compositor.kill()
-      try? FileManager.default.removeItem(at: runtime)
-    }
+    let compositor = try await Self.start()
+    defer { compositor.stop() }
+    let socket = compositor.socket
     let owner = try WaylandSelectionBackend(socket: socket)
     let reader = try WaylandSelectionBackend(socket: socket)
     #expect(await owner.protocolName == "ext-data-control-v1")
@@ -122,10 +130,9 @@ import WaylandSelections
   }
 
   @Test func aReplacedSourceIsCancelledAndItsOwnerTold() async throws {
-    defer {
-      _ = compositor.kill()
-      try? FileManager.default.removeItem(at: runtime)
-    }
+    let compositor = try await Self.start()
+    defer { compositor.stop() }
+    let socket = compositor.socket
     let first = try WaylandSelectionBackend(socket: socket)
     let second = try WaylandSelectionBackend(socket: socket)
     let lost = Flag()
@@ -138,6 +145,27 @@ import WaylandSelections
       await Deadline.wait(for: .seconds(10)) { (try? await first.owner(of: .clipboard)) == nil },
       "the owner's connection closed: the selection is empty")
     first.close()
+  }
+}
+
+extension ExtDataControlTests {
+  /// A compositor without data-control (as GNOME and weston) is one line naming what is
+  /// missing and what still works, never a hang or a crash.
+  @Test func aCompositorWithoutDataControlIsOneLine() async throws {
+    let compositor = try await Self.start(["--no-data-control"])
+    defer { compositor.stop() }
+    do {
+      _ = try WaylandSelectionBackend(socket: compositor.socket)
+      Issue.record("a compositor without data-control was accepted")
+    } catch {
+      guard case .cannotConnect(let message) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(message.contains("offers no data-control protocol"), "\(message)")
+      #expect(message.contains("XWayland"), "says what still works: \(message)")
+      #expect(!message.contains("\n"))
+    }
   }
 }
 
