@@ -121,43 +121,19 @@ public final class WaylandSelectionBackend: SelectionBackend {
   public func capture(
     _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, stepTimeout: Duration
   ) async -> OfferCapture {
-    var entries = targets.map { OfferCapture.Entry(target: $0) }
-    var left = budget
-    for index in entries.indices where left > 0 && !Task.isCancelled {
-      do {
-        let data = try await read(
-          offer.role, target: entries[index].target.name, stepTimeout: stepTimeout, limit: left)
-        entries[index].data = data
-        left -= data.count
-      } catch {
-        entries[index].failure = error
-        if case .timedOut = error { break }  // an owner that hangs on one type hangs on the rest
-        if case .noOwner = error { break }
-      }
+    await OfferCapture.targetByTarget(offer, targets: targets, budget: budget) {
+      (role, target, limit) async throws(BackendError) -> Data in
+      try await self.read(role, target: target, stepTimeout: stepTimeout, limit: limit)
     }
-    return OfferCapture(offer: offer, entries: entries)
   }
 
   public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration)
     -> PasteboardItem
   {
-    let role = capture.offer.role
-    return PasteboardItem(
-      representations: capture.entries.map { entry in
-        if let data = entry.data { return .data(data, type: entry.target.type) }
-        let target = entry.target
-        return .lazy(target.type, timeLimit: .seconds(3600)) {
-          do {
-            return .data(
-              try await self.read(role, target: target.name, stepTimeout: stepTimeout, limit: .max))
-          } catch .timedOut {
-            let (seconds, attoseconds) = stepTimeout.components
-            throw PasteboardError.providerTimedOut(
-              target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
-          }
-        }
-      },
-      options: capture.offer.isConcealed ? .concealed : [])
+    capture.item(
+      readingTheRestWith: { (role, target, limit) async throws(BackendError) -> Data in
+        try await self.read(role, target: target, stepTimeout: stepTimeout, limit: limit)
+      }, stepTimeout: stepTimeout)
   }
 
   public func read(

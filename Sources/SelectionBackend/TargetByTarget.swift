@@ -1,0 +1,57 @@
+import FoundationEssentials
+import Pasteboard
+
+/// Reads one target of the current owner of a selection, at most `limit` bytes: what a
+/// backend that reads target by target (Wayland's data-control; the embedded backend) gives
+/// ``OfferCapture/targetByTarget(_:targets:budget:read:)`` and
+/// ``OfferCapture/item(readingTheRestWith:stepTimeout:)``.
+public typealias TargetReader =
+  @Sendable (_ role: SelectionRole, _ target: String, _ limit: Int) async throws(BackendError) ->
+  Data
+
+extension OfferCapture {
+  /// Captures `targets` of `offer` one after the other within `budget` bytes: a target that
+  /// fails gets the reason and no data; a timeout or a gone owner ends the capture (an owner
+  /// that hangs on one target hangs on the rest); so does cancelling the calling task.
+  public static func targetByTarget(
+    _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, read: TargetReader
+  ) async -> OfferCapture {
+    var entries = targets.map { Entry(target: $0) }
+    var left = budget
+    for index in entries.indices where left > 0 && !Task.isCancelled {
+      do {
+        let data = try await read(offer.role, entries[index].target.name, left)
+        entries[index].data = data
+        left -= data.count
+      } catch {
+        entries[index].failure = error
+        if case .timedOut = error { break }
+        if case .noOwner = error { break }
+      }
+    }
+    return OfferCapture(offer: offer, entries: entries)
+  }
+
+  /// An item of the captured data that reads every other target with `read` on request. A
+  /// read whose step times out fails with `PasteboardError.providerTimedOut`.
+  public func item(readingTheRestWith read: @escaping TargetReader, stepTimeout: Duration)
+    -> PasteboardItem
+  {
+    let role = offer.role
+    return PasteboardItem(
+      representations: entries.map { entry in
+        if let data = entry.data { return .data(data, type: entry.target.type) }
+        let target = entry.target
+        return .lazy(target.type, timeLimit: .seconds(3600)) {
+          do {
+            return .data(try await read(role, target.name, .max))
+          } catch BackendError.timedOut {
+            let (seconds, attoseconds) = stepTimeout.components
+            throw PasteboardError.providerTimedOut(
+              target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+          }
+        }
+      },
+      options: offer.isConcealed ? .concealed : [])
+  }
+}
