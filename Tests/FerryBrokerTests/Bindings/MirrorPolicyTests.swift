@@ -149,4 +149,14 @@ import UniformTypeIdentifiers
       !policy.saveReplacesMirror(owner: ownerA, changeCount: 2), "so is one after a client's write")
     #expect(!MirrorPolicy().saveReplacesMirror(owner: ownerA, changeCount: 0))
   }
+
+  @Test func aCopyThePasteboardAlreadyHoldsBecomesTheMirrorWithoutAChange() {
+    var policy = MirrorPolicy()
+    _ = policy.ownerChanged(ownerB)
+    #expect(policy.captureEnded(1, capture("bridged"), changeCount: 5, heldAs: id(2)).isEmpty)
+    #expect(policy.mirror?.item == id(2))
+    #expect(policy.mirror?.changeCount == 5)
+    #expect(
+      policy.ownerGone() == [.takeOver(ifChangeCountIs: 5)], "and is served when the bridge goes")
+  }
 }

@@ -244,4 +244,19 @@ import UniformTypeIdentifiers
     #expect(try await manager.becomeClipboardManager(save: { _ in true }, onLost: {}))
     #expect(try await !manager.becomeClipboardManager(save: { _ in true }, onLost: {}))
   }
+
+  @Test func aClientsCopyHandedBackByABridgeIsNotASecondChange() async throws {
+    let harness = try await Harness()
+    let item = PasteboardItem(representations: [.data(Data("bridged".utf8), type: .utf8PlainText)])
+    let count = harness.pasteboard.write([item])
+    #expect(await harness.binding.published.wait(for: count, within: .seconds(20)))
+    let reads = harness.backend.readCount("UTF8_STRING")
+    // Another display server's bridge copies what Ferry serves, and offers the same bytes.
+    harness.backend.peerCopies(.clipboard, [.text("bridged")])
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        harness.backend.readCount("UTF8_STRING") > reads && !harness.pasteboard.hasPendingWrite
+      })
+    #expect(harness.pasteboard.changeCount == count)
+  }
 }
