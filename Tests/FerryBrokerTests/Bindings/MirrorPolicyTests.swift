@@ -159,4 +159,15 @@ import UniformTypeIdentifiers
     #expect(
       policy.ownerGone() == [.takeOver(ifChangeCountIs: 5)], "and is served when the bridge goes")
   }
+
+  @Test func anEmptySelectionsOwnerGoneLeavesItAlone() {
+    var policy = mirroring("a copy before")
+    _ = policy.ownerChanged(ownerB)
+    let empty = OfferCapture(offer: OwnerOffer(role: .clipboard, targets: []), entries: [])
+    #expect(policy.captureEnded(2, empty, changeCount: 1) == [.record(id: 2)])
+    _ = policy.recorded(item: id(1), changeCount: 2)
+    #expect(
+      policy.ownerGone().isEmpty, "neither the empty selection nor the copy before it is re-offered"
+    )
+  }
 }

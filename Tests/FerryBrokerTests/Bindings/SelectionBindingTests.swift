@@ -259,4 +259,21 @@ import UniformTypeIdentifiers
       })
     #expect(harness.pasteboard.changeCount == count)
   }
+
+  /// GTK sets valid empty selections; a manager that re-offers its own copy over one breaks
+  /// the program (KDE bug 517573). The binding records it and leaves it in place (when its
+  /// owner goes there is nothing to serve: `MirrorPolicyTests`).
+  @Test func aValidEmptySelectionIsLeftAlone() async throws {
+    let harness = try await Harness()
+    harness.backend.peerCopies(.clipboard, [.text("before")])
+    #expect(await harness.waitForText("before"))
+    let owns = harness.backend.ownCount(.clipboard)
+    let empty = harness.backend.peerCopies(.clipboard, [])
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        !harness.pasteboard.hasPendingWrite && harness.pasteboard.items.first?.types.isEmpty == true
+      })
+    #expect(harness.backend.owner(.clipboard) == empty)
+    #expect(harness.backend.ownCount(.clipboard) == owns)
+  }
 }
