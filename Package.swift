@@ -162,6 +162,8 @@ let package = Package(
     // Test support: the tests' Xvfb, peers, deadlines and process keeper, and the fixture
     // processes the tests start (Tests/Fixtures).
     .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
+    // Swift Testing traits the test targets share: skipping a test whose peer is missing.
+    .target(name: "FerryTestTraits", dependencies: ["FerryTestSupport"]),
     // libwayland-client and the data-control protocols' glue from wayland-scanner
     // (Scripts/generate-wayland-glue), for the tests' own probe: an independent client that
     // checks the compositor and the protocols as libwayland sees them.
@@ -209,7 +211,8 @@ let package = Package(
     .testTarget(
       name: "WaylandSelectionsTests",
       dependencies: [
-        "CWaylandDataControl", "FerryTestSupport", "Pasteboard", "SelectionBackend",
+        "CWaylandDataControl", "FerryTestSupport", "FerryTestTraits", "Pasteboard",
+        "SelectionBackend",
         "UniformTypeIdentifiers",
         "WaylandSelections",
       ]),
@@ -220,7 +223,7 @@ let package = Package(
       dependencies: [
         "ClipboardHistory", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryProtocol",
         "FerrySystem",
-        "FerryTestSupport", "JSONText", "Pasteboard", "SelectionBackend",
+        "FerryTestSupport", "FerryTestTraits", "JSONText", "Pasteboard", "SelectionBackend",
         "SelectionBackendEmbedded",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),

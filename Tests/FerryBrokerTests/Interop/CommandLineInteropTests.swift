@@ -1,5 +1,6 @@
 import FerrySystem
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 

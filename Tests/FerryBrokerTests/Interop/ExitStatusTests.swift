@@ -1,5 +1,6 @@
 import FerryCommandLine
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 

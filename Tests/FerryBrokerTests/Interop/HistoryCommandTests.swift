@@ -1,5 +1,6 @@
 import FerryProtocol
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import ClipboardHistory
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 import UniformTypeIdentifiers

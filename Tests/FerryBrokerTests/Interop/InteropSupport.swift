@@ -266,37 +266,6 @@ enum Python {
   }
 }
 
-/// Skips a test whose peer program (Xvfb, xclip, a Python toolkit, socat, …) is not
-/// installed, saying which, instead of failing it: every `PeerUnavailable` the test throws,
-/// from its suite's `init` on, becomes a skip. Only that error: a daemon that does not start
-/// or a peer that misbehaves still fails the test.
-///
-/// ```swift
-/// @Suite(.serialized, .skipsWithoutPeers) struct CommandLineInteropTests { … }
-/// ```
-struct SkipsWithoutPeers: SuiteTrait, TestTrait, TestScoping {
-  var isRecursive: Bool { true }
-
-  func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-    testCase == nil ? nil : self
-  }
-
-  func provideScope(
-    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-  ) async throws {
-    do {
-      try await function()
-    } catch let missing as PeerUnavailable {
-      try Test.cancel("skipped: \(missing.description)")
-    }
-  }
-}
-
-extension Trait where Self == SkipsWithoutPeers {
-  /// Skips a test, rather than failing it, when a peer program it needs is not installed.
-  static var skipsWithoutPeers: Self { SkipsWithoutPeers() }
-}
-
 /// Waits, off the pool, for a started peer's output to contain `text`.
 func waitForOutput(_ peer: PeerProcess, _ text: String, timeout: Duration = .seconds(15)) async
   -> Bool

@@ -1,5 +1,6 @@
 import FerryClient
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
