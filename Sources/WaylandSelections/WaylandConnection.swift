@@ -198,7 +198,7 @@ final class WaylandConnection: @unchecked Sendable {
     for waiter in state.syncWaiters.values { waiter.resume() }
     state.syncWaiters = [:]
     for job in takeJobs(ending: true) { job(self) }
-    try? wire.socket.close()
+    wire.close()
   }
 
   /// Ends the thread: the selections this connection owns are given up.

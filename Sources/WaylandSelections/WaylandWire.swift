@@ -71,9 +71,19 @@ final class WaylandWire {
     socket = FileDescriptor(rawValue: descriptor)
   }
 
-  deinit {
+  private var isOpen = true
+
+  deinit { close() }
+
+  /// Closes the socket and the descriptors that came or wait to go, once: a second close of
+  /// a descriptor number could close whatever file the process opened under it since.
+  func close() {
+    guard isOpen else { return }
+    isOpen = false
     try? socket.close()
     (inputDescriptors + outputDescriptors).forEach { _ = Glibc.close($0) }
+    inputDescriptors = []
+    outputDescriptors = []
   }
 
   // MARK: Object ids
@@ -102,7 +112,8 @@ final class WaylandWire {
     /// An object id (0: null).
     case object(UInt32)
     case newID(UInt32)
-    /// A descriptor, duplicated by the kernel as it is sent; the caller keeps its own.
+    /// A descriptor; the wire sends a duplicate of its own, so the caller may close its
+    /// own at once, even while the request waits to be sent.
     case descriptor(Int32)
   }
 
@@ -120,7 +131,9 @@ final class WaylandWire {
         word(UInt32(bytes.count))
         body += bytes
         body += [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4)
-      case .descriptor(let descriptor): outputDescriptors.append(descriptor)
+      case .descriptor(let descriptor):
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        if copy >= 0 { outputDescriptors.append(copy) }
       }
     }
     withUnsafeBytes(of: object.littleEndian) { output += $0 }
@@ -152,6 +165,7 @@ final class WaylandWire {
         if errno == EAGAIN { return }
         throw .connectionLost
       }
+      descriptors.forEach { _ = Glibc.close($0) }  // the kernel sent duplicates of its own
       outputDescriptors = []
       output.removeFirst(sent)
     }

@@ -170,6 +170,38 @@ extension ExtDataControlTests {
   }
 }
 
+extension ExtDataControlTests {
+  /// A closed connection's socket is closed once: a second close of its descriptor number
+  /// would close whatever the process opened under that number since (a stress run saw
+  /// Foundation's FileHandle die of EBADF that way).
+  @Test func aClosedConnectionNeverClosesAnotherFile() async throws {
+    let compositor = try await Self.start()
+    defer { compositor.stop() }
+    var backend: WaylandSelectionBackend? = try WaylandSelectionBackend(socket: compositor.socket)
+    backend?.close()
+    let ended = await Deadline.wait(for: .seconds(10)) {
+      do {
+        _ = try await backend?.owner(of: .clipboard)
+        return false
+      } catch {
+        return (error as? BackendError) == .connectionLost
+      }
+    }
+    #expect(ended, "the connection's thread ended")
+    // The lowest free numbers: the socket's, if nothing took it since.
+    let pipe = try FileDescriptor.closeOnExecPipe()
+    defer {
+      try? pipe.readEnd.close()
+      try? pipe.writeEnd.close()
+    }
+    backend = nil
+    #expect(
+      fcntl(pipe.readEnd.rawValue, F_GETFD) != -1, "a descriptor of the test was closed under it")
+    #expect(
+      fcntl(pipe.writeEnd.rawValue, F_GETFD) != -1, "a descriptor of the test was closed under it")
+  }
+}
+
 /// A flag one thread sets and another reads.
 private final class Flag: Sendable {
   private let value = TrackedMutex(false)
