@@ -3,6 +3,8 @@
 #define _GNU_SOURCE 1
 #include <spawn.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <sys/prctl.h>
@@ -75,3 +77,11 @@ long cferry_receive_with_descriptors(int socket, void *bytes, unsigned long capa
   }
   return count;
 }
+
+long cferry_splice(int input, int output, unsigned long length) {
+  return splice(input, NULL, output, NULL, length, SPLICE_F_MOVE);
+}
+
+int cferry_set_pipe_size(int pipe, int size) { return fcntl(pipe, F_SETPIPE_SZ, size); }
+
+int cferry_memory_file(const char *name) { return memfd_create(name, MFD_CLOEXEC); }

@@ -1,3 +1,4 @@
+internal import CFerrySystem
 import FerrySystem
 import FoundationEssentials
 import SelectionBackend
@@ -32,26 +33,35 @@ enum PipeTransfer {
     defer { try? descriptor.close() }
     _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) | O_NONBLOCK)
     var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var buffer = [UInt8](repeating: 0, count: defaultPipeSize)
+    var triedEnlarging = false
     while true {
-      var entries = [PollEntry(descriptor, for: .readable)]
-      let ready: Int
-      do {
-        ready = try Poll.wait(&entries, until: .now + stepTimeout)
-      } catch {
-        throw .failed("cannot wait for \(what): \(error)")
-      }
-      guard ready > 0 else { throw .timedOut("waiting for \(what)") }
+      // Read first and wait only when the pipe is empty (as in `copy(_:to:stepTimeout:what:)`).
       let count = buffer.withUnsafeMutableBytes {
         Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count)
       }
       if count == 0 { return data }
       if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        throw .failed("cannot read \(what): \(String(cString: strerror(errno)))")
+        if errno == EINTR { continue }
+        guard errno == EAGAIN else {
+          throw .failed("cannot read \(what): \(String(cString: strerror(errno)))")
+        }
+        var entries = [PollEntry(descriptor, for: .readable)]
+        let ready: Int
+        do {
+          ready = try Poll.wait(&entries, until: .now + stepTimeout)
+        } catch {
+          throw .failed("cannot wait for \(what): \(error)")
+        }
+        guard ready > 0 else { throw .timedOut("waiting for \(what)") }
+        continue
       }
       guard data.count + count <= limit else { throw .tooLarge(limit: limit) }
       data.append(contentsOf: buffer[..<count])
+      if count == defaultPipeSize && !triedEnlarging {
+        triedEnlarging = true
+        if enlarge(descriptor) { buffer = [UInt8](repeating: 0, count: largePipeSize) }
+      }
     }
   }
 
@@ -64,29 +74,57 @@ enum PipeTransfer {
   static func writeAll(_ data: Data, to descriptor: FileDescriptor, stepTimeout: Duration) -> Bool {
     defer { try? descriptor.close() }
     _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) | O_NONBLOCK)
+    let chunk =
+      data.count > defaultPipeSize && enlarge(descriptor) ? largePipeSize : defaultPipeSize
     return data.withUnsafeBytes { bytes -> Bool in
       var offset = 0
       while offset < bytes.count {
-        var entries = [PollEntry(descriptor, for: .writable)]
-        guard let ready = try? Poll.wait(&entries, until: .now + stepTimeout), ready > 0 else {
-          return false
-        }
+        // Write first and wait only when the pipe is full.
         let count = Glibc.write(
-          descriptor.rawValue, bytes.baseAddress! + offset, min(bytes.count - offset, 1 << 16))
+          descriptor.rawValue, bytes.baseAddress! + offset, min(bytes.count - offset, chunk))
         if count < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
-          return false  // EPIPE: the reader went away
+          if errno == EINTR { continue }
+          guard errno == EAGAIN else { return false }  // EPIPE: the reader went away
+          var entries = [PollEntry(descriptor, for: .writable)]
+          guard let ready = try? Poll.wait(&entries, until: .now + stepTimeout), ready > 0 else {
+            return false
+          }
+          continue
         }
         offset += count
       }
       return true
     }
   }
+
+  /// A pipe's buffer as Linux makes it: 64 KiB.
+  static let defaultPipeSize = 1 << 16
+
+  /// The buffer a large transfer's pipe is given: 1 MiB, Linux's default
+  /// `/proc/sys/fs/pipe-max-size`. A 100 MiB transfer through 64 KiB is 1,600 hand-overs
+  /// between writer and reader, each a wake-up on the other core; through 1 MiB it is 100,
+  /// and the paste took 0.8× wl-paste's time instead of 1.15× (docs/PERFORMANCE.md).
+  static let largePipeSize = 1 << 20
+
+  /// Gives `pipe` (either end) a buffer of ``largePipeSize``, once a transfer has shown itself
+  /// large (a full 64 KiB at once): a short paste keeps the default, and a user's many
+  /// transfers do not reach the kernel's per-user limit on pipe pages.
+  ///
+  /// - Returns: Whether the pipe has the larger buffer now (`false`: the limit was reached,
+  ///   or it is not a pipe; the transfer goes on as it was).
+  @discardableResult
+  static func enlarge(_ pipe: FileDescriptor) -> Bool {
+    cferry_set_pipe_size(pipe.rawValue, Int32(largePipeSize)) >= largePipeSize
+  }
 }
 
 extension PipeTransfer {
-  /// Copies `input` to `output` as it arrives, in chunks of up to 1 MiB, waiting at most
-  /// `stepTimeout` for each, and closes `input`: a large paste is never held whole.
+  /// Copies `input` to `output` as it arrives, waiting at most `stepTimeout` for each chunk,
+  /// and closes `input`: a large paste is never held whole.
+  ///
+  /// The kernel moves the bytes (`splice(2)`) when `output` can take them that way — a pipe,
+  /// a file, `/dev/null` — so they never pass through this process; otherwise (a terminal)
+  /// they are read and written in chunks of up to 1 MiB.
   ///
   /// - Throws: ``BackendError/timedOut(_:)``, or ``BackendError/failed(_:)`` when the output
   ///   cannot be written.
@@ -97,26 +135,67 @@ extension PipeTransfer {
   {
     defer { try? input.close() }
     _ = fcntl(input.rawValue, F_SETFL, fcntl(input.rawValue, F_GETFL) | O_NONBLOCK)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-    defer { buffer.deallocate() }
+    var buffer: UnsafeMutableRawBufferPointer?
+    defer { buffer?.deallocate() }
+    var splicing = true
+    var triedEnlarging = false
     while true {
-      var entries = [PollEntry(input, for: .readable)]
+      // Move first and wait only when the pipe is empty: a fast owner keeps it full.
+      let count: Int
+      if splicing {
+        count = cferry_splice(input.rawValue, output.rawValue, 1 << 20)
+        if count < 0 && errno == EINVAL {
+          splicing = false
+          continue
+        }
+      } else {
+        if buffer == nil {
+          buffer = .allocate(byteCount: 1 << 20, alignment: 4096)
+        }
+        count = Glibc.read(input.rawValue, buffer!.baseAddress, buffer!.count)
+      }
+      if count == 0 { return }
+      if count >= defaultPipeSize && !triedEnlarging {
+        triedEnlarging = true
+        enlarge(input)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        guard errno == EAGAIN else {
+          let reason = String(cString: strerror(errno))
+          throw splicing && errno != EBADF
+            ? .failed("cannot write the output: \(reason)")
+            : .failed("cannot read \(what): \(reason)")
+        }
+        try waitForRoomOrBytes(input, output, stepTimeout: stepTimeout, what: what)
+        continue
+      }
+      if !splicing {
+        do {
+          try output.writeAll(
+            from: UnsafeRawBufferPointer(rebasing: buffer![..<count]), waitingForRoom: true)
+        } catch {
+          throw .failed("cannot write the output: \(error)")
+        }
+      }
+    }
+  }
+
+  /// Waits until `input` has bytes (at most `stepTimeout`) and, when it has them, until
+  /// `output` has room: a non-blocking splice into a full pipe says `EAGAIN` as an empty
+  /// input does.
+  private static func waitForRoomOrBytes(
+    _ input: FileDescriptor, _ output: FileDescriptor, stepTimeout: Duration, what: String
+  ) throws(BackendError) {
+    var entries = [PollEntry(input, for: .readable)]
+    guard (try? Poll.wait(&entries, until: .now)) ?? 0 > 0 else {
       guard (try? Poll.wait(&entries, until: .now + stepTimeout)) ?? 0 > 0 else {
         throw .timedOut("waiting for \(what)")
       }
-      let count = Glibc.read(input.rawValue, buffer.baseAddress, buffer.count)
-      if count == 0 { return }
-      if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        throw .failed("cannot read \(what): \(String(cString: strerror(errno)))")
-      }
-      do {
-        try output.writeAll(
-          from: UnsafeRawBufferPointer(rebasing: buffer[..<count]), waitingForRoom: true)
-      } catch {
-        throw .failed("cannot write the output: \(error)")
-      }
+      return
     }
+    var room = [PollEntry(output, for: .writable)]
+    _ = try? Poll.wait(&room, until: nil)
   }
 
   /// Writes as much of `data` as `descriptor` takes now, without waiting.

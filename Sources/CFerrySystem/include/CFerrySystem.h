@@ -38,4 +38,18 @@ long cferry_send_with_descriptors(int socket, const void *bytes, unsigned long l
 // recvmsg does.
 long cferry_receive_with_descriptors(int socket, void *bytes, unsigned long capacity, int *descriptors, int room, int *received);
 
+// splice(2) of at most `length` bytes from `input` to `output`, one of which is a pipe, with
+// SPLICE_F_MOVE, at the descriptors' own offsets: the kernel moves the pages, never through
+// this process's memory. Returns what splice does (-1 and errno EINVAL: the pair cannot be
+// spliced, say a terminal).
+long cferry_splice(int input, int output, unsigned long length);
+
+// fcntl(2) F_SETPIPE_SZ: asks for a pipe buffer of at least `size` bytes (at most
+// /proc/sys/fs/pipe-max-size unprivileged). Returns the new size, or -1 with errno.
+int cferry_set_pipe_size(int pipe, int size);
+
+// memfd_create(2) with MFD_CLOEXEC: a file that lives in memory only, never on a disk.
+// Returns the descriptor, or -1 with errno.
+int cferry_memory_file(const char *name);
+
 #endif
