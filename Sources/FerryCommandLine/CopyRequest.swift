@@ -68,13 +68,12 @@ public enum CopyPlanner {
         status: .nothingAvailable)
     }
     guard let type else {
-      let bytes = Array(data)
-      if ContentType.looksLikeText(bytes) { return (TypeArgument.textIdentifier, data) }
-      return (ContentType.infer(bytes, fileName: fileName).identifier, data)
+      if ContentType.looksLikeText(data) { return (TypeArgument.textIdentifier, data) }
+      return (ContentType.infer(data, fileName: fileName).identifier, data)
     }
     let identifier = try TypeArgument.identifier(type)
     if [TypeArgument.textIdentifier, "public.plain-text"].contains(identifier.lowercased()),
-      String(validating: data, as: UTF8.self) == nil
+      !ContentType.isUTF8(data)
     {
       throw CommandFailure(
         "the input is not UTF-8 text, so it cannot be copied as \(identifier) (give another --type, or none to detect it)",

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import UniformTypeIdentifiers
 
 #if canImport(Glibc)
   import Glibc
@@ -45,9 +44,12 @@ public enum InputReader {
   private static func readStandardInput() throws -> Data {
     var info = stat()
     if fstat(STDIN_FILENO, &info) == 0, isRegularOrDirectory(info) {
-      switch FileBytes.contents(ofDescriptor: STDIN_FILENO) {
-      case .success(let bytes): return Data(bytes)
-      case .failure(let error):
+      // Read whole, whatever its size, into one buffer of the file's size (one more byte
+      // sees whether it grew), which becomes the copy's `Data` uncopied.
+      switch StreamInput.read(STDIN_FILENO, limit: .max - 1, expected: Int(info.st_size)) {
+      case .success(let data): return data
+      case .failure(.tooLong): preconditionFailure("no limit")
+      case .failure(.system(let error)):
         throw CommandFailure("cannot read standard input: \(error)", status: .io)
       }
     }

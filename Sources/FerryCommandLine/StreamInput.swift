@@ -25,9 +25,10 @@ enum StreamInput {
   /// Everything `descriptor` gives until its end of file, when that is at most `limit` bytes.
   ///
   /// Reads at most `limit + 1` bytes: the memory taken is bounded by the limit, however long
-  /// the input goes on. The buffer grows as bytes arrive and becomes the `Data` uncopied.
-  static func read(_ descriptor: Int32, limit: Int) -> Result<Data, Failure> {
-    var capacity = min(64 << 10, limit + 1)
+  /// the input goes on. The buffer grows as bytes arrive and becomes the `Data` uncopied;
+  /// `expected` (a regular file's size) makes it the right size at once.
+  static func read(_ descriptor: Int32, limit: Int, expected: Int = 0) -> Result<Data, Failure> {
+    var capacity = min(max(64 << 10, expected + 1), limit + 1)
     guard var buffer = malloc(capacity) else { return .failure(.system(.noMemory)) }
     var count = 0
     reading: while true {
