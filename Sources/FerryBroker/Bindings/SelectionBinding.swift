@@ -31,6 +31,9 @@ final class SelectionBinding: Sendable {
   let logger: Logger
   /// Where the owner's application is noted for the history.
   let sources: ItemSources?
+  /// The copies the pasteboard's other bindings recorded, when there are others (X11 and
+  /// Wayland bridged): what comes back through the compositor's own bridge is not a change.
+  let echoes: BridgeEchoes?
   /// The policy, under the lock that also covers the pasteboard writes it decides, so that
   /// following a write always sees the policy's record of it.
   private let policy = TrackedMutex(MirrorPolicy())
@@ -50,9 +53,10 @@ final class SelectionBinding: Sendable {
 
   init(
     pasteboard: Pasteboard, role: SelectionRole, backend: any SelectionBackend, byteBudget: Int,
-    sources: ItemSources? = nil, captureStepTimeout: Duration = defaultCaptureStepTimeout,
-    logger: Logger
+    sources: ItemSources? = nil, echoes: BridgeEchoes? = nil,
+    captureStepTimeout: Duration = defaultCaptureStepTimeout, logger: Logger
   ) {
+    self.echoes = echoes
     self.captureStepTimeout = captureStepTimeout
     self.sources = sources
     self.pasteboard = pasteboard
@@ -126,8 +130,10 @@ final class SelectionBinding: Sendable {
   /// Mirrors the new owner's offer into the pasteboard.
   private func startCapture(_ id: Int, owner: OwnerToken) {
     let pending = pasteboard.announceWrite()
+    let ticket = echoes?.began(by: self)
     let task = Task(executorPreference: ProductionExecutor.shared) { [self] in
       defer { pending.finish() }
+      defer { if let ticket { echoes?.ended(ticket) } }
       var capture: OfferCapture?
       var application: String?
       do {
@@ -138,6 +144,10 @@ final class SelectionBinding: Sendable {
         if sources != nil { application = await backend.application(owning: owner) }
       } catch {
         logger.debug("could not mirror \(role): \(error)")
+      }
+      if let ticket {
+        await echoes?.waitForEarlierCaptures(
+          than: ticket, of: self, within: captureStepTimeout * 2)
       }
       perform(captureEnded(id, capture, owner: owner, application: application))
     }
@@ -150,10 +160,25 @@ final class SelectionBinding: Sendable {
     _ id: Int, _ capture: OfferCapture?, owner: OwnerToken, application: String?
   ) -> [MirrorPolicy.Action] {
     let item = capture.map { backend.item($0, readingTheRestWithin: captureStepTimeout) }
-    return policy.withLock { policy -> [MirrorPolicy.Action] in
+    guard let echoes else {
+      return decide(id, capture, item, owner: owner, application: application)
+    }
+    return echoes.deciding { decide(id, capture, item, owner: owner, application: application) }
+  }
+
+  /// Asks the policy about a capture's end and writes it to the pasteboard when the policy
+  /// says so, under the policy's lock.
+  private func decide(
+    _ id: Int, _ capture: OfferCapture?, _ item: PasteboardItem?, owner: OwnerToken,
+    application: String?
+  ) -> [MirrorPolicy.Action] {
+    policy.withLock { policy -> [MirrorPolicy.Action] in
       let top = pasteboard.items.first
       let held = capture.flatMap { capture in
-        top.flatMap { Self.holds($0, capture) ? ObjectIdentifier($0) : nil }
+        top.flatMap { top in
+          Self.holds(top, capture) || echoes?.isEcho(capture, of: top, in: self) == true
+            ? ObjectIdentifier(top) : nil
+        }
       }
       let actions = policy.captureEnded(
         id, capture, changeCount: pasteboard.changeCount, heldAs: held)
@@ -165,6 +190,7 @@ final class SelectionBinding: Sendable {
       }
       sources?.note(item, source: application)
       let count = pasteboard.write([item])
+      echoes?.recorded(item, by: self)
       logger.debug(
         "mirrored \(capture.entries.count) targets of \(role) (\(capture.byteCount) bytes) from \(owner)"
       )

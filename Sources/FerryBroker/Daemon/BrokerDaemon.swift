@@ -110,11 +110,14 @@ public enum BrokerDaemon {
     serverConfiguration.history = history
     var bridgeTasks: [Task<Void, Never>] = []
     var bindings: [Pasteboard.Name: [SelectionBinding]] = [:]
+    // X11 and Wayland bridged: a copy one records may come back to the other through the
+    // compositor's own bridge (BridgeEchoes).
+    let echoes = backends.count > 1 ? BridgeEchoes() : nil
     for opened in backends {
       let backend = opened.backend
       let general = SelectionBinding(
         pasteboard: .general, role: .clipboard, backend: backend,
-        byteBudget: configuration.captureLimit, sources: history?.sources,
+        byteBudget: configuration.captureLimit, sources: history?.sources, echoes: echoes,
         captureStepTimeout: configuration.captureStepTimeout, logger: logger)
       bindings[.general, default: []].append(general)
       bridgeTasks.append(Task { await general.run() })

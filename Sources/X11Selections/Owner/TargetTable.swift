@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Pasteboard
+import SelectionBackend
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)
@@ -87,6 +88,11 @@ struct TargetTable: Sendable {
           name: "x-kde-passwordManagerHint", source: .fixed(Data("secret".utf8)),
           replyType: "x-kde-passwordManagerHint"))
     }
+    // Ferry's mark, so that Ferry knows its own copy when a bridge hands it back: the
+    // compositor's XWayland bridge offers an X owner's targets on Wayland (every name with a
+    // `/`), and an X clipboard manager may own it again.
+    table.entries.append(
+      Entry(name: FerryMarker.name, source: .fixed(Data()), replyType: FerryMarker.name))
     return table
   }
 

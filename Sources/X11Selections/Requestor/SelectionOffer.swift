@@ -1,3 +1,4 @@
+import SelectionBackend
 import UniformTypeIdentifiers
 
 /// What an owner offers on a selection: the targets it listed in `TARGETS`, in its order,
@@ -65,6 +66,7 @@ public struct SelectionOffer: Sendable, Equatable {
     var seen = Set<UTType>()
     targets = self.advertised.compactMap { name in
       guard !Self.metaTargets.contains(name), name != Self.concealedHint,
+        !FerryMarker.isMarker(name),
         let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil),
         seen.insert(type).inserted
       else { return nil }

@@ -247,6 +247,59 @@ import Testing
     #expect(pasted, "a Wayland copy pastes in an X program")
     #expect(try await changeCount(fixture) == before + 2, "each copy is recorded once")
   }
+
+  /// Whether the window sway has focused is an X window (an XWayland view).
+  private func anXWindowHasFocus() async -> Bool {
+    guard let tree = try? await session.run(["swaymsg", "-t", "get_tree", "--raw"]),
+      let root = try? JSONSerialization.jsonObject(with: tree.stdout)
+    else { return false }
+    func focusedShell(_ node: Any) -> String? {
+      guard let node = node as? [String: Any] else { return nil }
+      if node["focused"] as? Bool == true { return node["shell"] as? String }
+      let children = (node["nodes"] as? [Any] ?? []) + (node["floating_nodes"] as? [Any] ?? [])
+      return children.lazy.compactMap(focusedShell).first
+    }
+    return focusedShell(root) == "xwayland"
+  }
+
+  /// With an X window focused, sway bridges the clipboard between X and Wayland itself (its
+  /// XWayland window manager owns CLIPBOARD on behalf of the Wayland selection, and the
+  /// reverse) beside the broker doing the same: each copy still pastes on the other side, is
+  /// recorded once, and nothing bounces between the two bridges afterwards.
+  @Test func aFocusedXWindowMakesNoLoopWithSwaysOwnBridge() async throws {
+    let display = try await DetachedThread.run { try session.xDisplay() }
+    let fixture = try await broker(x11: display)
+    let window = try await session.peer(["xmessage", "-name", "ferry-focus", "focus"], x11: true)
+    defer { window.terminate() }
+    #expect(await Deadline.wait(for: .seconds(20)) { await anXWindowHasFocus() })
+    let before = try await changeCount(fixture)
+    #expect(try await session.runServing(["wl-copy", "from Wayland, X focused"]).status == 0)
+    let pastedInX = await Deadline.wait(for: .seconds(20)) {
+      let result = try? await DetachedThread.run {
+        try PeerProcess.run(["xclip", "-selection", "clipboard", "-o"], display: display)
+      }
+      return result?.stdoutText == "from Wayland, X focused"
+    }
+    #expect(pastedInX, "a Wayland copy pastes in the focused X program's display")
+    let xclip = try await DetachedThread.run {
+      try PeerProcess.run(
+        ["xclip", "-selection", "clipboard", "-i"], display: display,
+        input: Data("from X, X focused".utf8))
+    }
+    #expect(xclip.status == 0)
+    #expect(await wlPastes("from X, X focused"), "an X copy pastes in a Wayland program")
+    #expect(
+      await Deadline.wait(for: .seconds(10)) { (try? await changeCount(fixture)) == before + 2 })
+    // No loop: over three quiet seconds the count stays where it is, and the clipboard
+    // keeps the last copy on both sides.
+    let moved = await Deadline.wait(for: .seconds(3)) {
+      (try? await changeCount(fixture)) != before + 2
+    }
+    let changes = try await changeCount(fixture) - before
+    #expect(!moved && changes == 2, "changes after the two copies and a quiet wait: \(changes)")
+    #expect(await wlPastes("from X, X focused"))
+    #expect(await pastes(fixture, "from X, X focused"))
+  }
 }
 
 /// Ferry's tools on Wayland without a broker, as wl-clipboard works.
