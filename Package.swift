@@ -54,6 +54,17 @@ let package = Package(
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     // The Swift runtime's global-executor hook, for the daemon's EventLoopGlobalExecutor.
     .systemLibrary(name: "CConcurrencyHooks", path: "Sources/CConcurrencyHooks"),
+    // Debian's image codecs (libpng, libjpeg-turbo, libtiff, giflib, libwebp), for the
+    // broker's image converters; their static libraries' own dependencies named, as the release
+    // build links everything statically (libtiff's: Lerc, which is C++, JBIG, zstd, xz, deflate).
+    .target(
+      name: "CImageCodecs",
+      linkerSettings: [
+        .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("tiff"),
+        .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("Lerc"),
+        .linkedLibrary("jbig"), .linkedLibrary("zstd"), .linkedLibrary("lzma"),
+        .linkedLibrary("deflate"), .linkedLibrary("z"), .linkedLibrary("stdc++"),
+      ]),
 
     // The system layer: descriptors, files, processes, threads, locks, clocks.
     .target(
@@ -70,6 +81,11 @@ let package = Package(
     .target(
       name: "Pasteboard",
       dependencies: ["CoreTransferable", "FerrySystem", "UniformTypeIdentifiers"]),
+    // Images converted on request (PNG, JPEG, BMP, TIFF, GIF, WebP): the broker registers it;
+    // pbcopy and pbpaste never link it (docs/CONVERTERS.md).
+    .target(
+      name: "ImageConversion",
+      dependencies: ["CImageCodecs", "FerrySystem", "Pasteboard", "UniformTypeIdentifiers"]),
 
     // The seam between the broker and a display server's selections, in pure Swift, and an
     // embedded backend for tests (the NIOEmbedded of this house): docs/SELECTION-BACKENDS.md.
@@ -121,7 +137,7 @@ let package = Package(
       name: "FerryBroker",
       dependencies: [
         "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "FerryProtocol", "FerrySystem",
-        "Pasteboard",
+        "ImageConversion", "Pasteboard",
         "SelectionBackend", "UniformTypeIdentifiers", "WaylandSelections", "X11Selections",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -194,6 +210,9 @@ let package = Package(
         "UniformTypeIdentifiers",
         "PasteboardSaveFixture",
       ]),
+    .testTarget(
+      name: "ImageConversionTests",
+      dependencies: ["ImageConversion", "Pasteboard", "UniformTypeIdentifiers"]),
     .testTarget(
       name: "ClipboardHistoryTests",
       dependencies: [

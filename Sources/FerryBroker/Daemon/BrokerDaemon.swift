@@ -1,6 +1,7 @@
 import FerryProtocol
 import FerrySystem
 import Foundation
+import ImageConversion
 import Logging
 import Pasteboard
 import SelectionBackend
@@ -39,6 +40,8 @@ public enum BrokerDaemon {
     public var captureStepTimeout: Duration = .seconds(2)
     /// How long an X reader may take over each step of a large transfer the broker serves.
     public var servingStepTimeout: Duration = .seconds(5)
+    /// The most pixels an image may have for the broker to convert it (`images.pixel-limit`).
+    public var imagePixelLimit: Int = ImageConverter.defaultPixelLimit
     /// Where the daemon keeps what outlives it (registered declaration files):
     /// `$XDG_DATA_HOME/ferry`, by default `~/.local/share/ferry`. `nil` keeps nothing.
     public var dataDirectory: URL?
@@ -91,6 +94,11 @@ public enum BrokerDaemon {
     let state = DaemonState(backends: backends)
     var serverConfiguration = BrokerSocketServer.Configuration(
       location: configuration.socket, status: state, logger: logger)
+    // Images are offered in every format the broker converts to (docs/CONVERTERS.md).
+    let converters = serverConfiguration.converters
+    if !converters.converters.contains(where: { $0 is ImageConverter }) {
+      converters.register(ImageConverter(pixelLimit: configuration.imagePixelLimit))
+    }
     // Registered types first: a restored copy may need their conversions.
     if let data = configuration.dataDirectory {
       do {
