@@ -3,7 +3,7 @@ extension ConfigurationKey {
   public static let all: [ConfigurationKey] = [
     captureLimit, logLevel,
     historyEnabled, historyPrimary, historyEntries, historySize, historyItemSize, historyIgnore,
-    captureTimeout, serveTimeout,
+    captureTimeout, serveTimeout, imagesPixelLimit,
   ]
 
   /// The key named `name` in the file.
@@ -73,5 +73,14 @@ extension ConfigurationKey {
     name: "timeouts.serve", variable: "FERRY_SERVE_TIMEOUT", flag: "--serve-timeout",
     kind: .seconds, defaultValue: .duration(.seconds(5)),
     summary: "Seconds an X reader may take over each step of a large transfer before it is dropped."
+  )
+
+  /// The most pixels an image may have for the broker to convert it.
+  public static let imagesPixelLimit = ConfigurationKey(
+    name: "images.pixel-limit", variable: "FERRY_IMAGES_PIXEL_LIMIT",
+    flag: "--images-pixel-limit",
+    kind: .number(minimum: 1, unit: "megapixels"), defaultValue: .number(40),
+    summary:
+      "The largest image the broker converts to other formats, in megapixels; a larger one is refused before its pixels are read."
   )
 }

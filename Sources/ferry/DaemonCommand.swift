@@ -57,6 +57,8 @@ extension Ferry {
     var captureTimeout: String?
     @Option(help: ArgumentHelp(.serveTimeout, valueName: "seconds"))
     var serveTimeout: String?
+    @Option(help: ArgumentHelp(.imagesPixelLimit, valueName: "megapixels"))
+    var imagesPixelLimit: String?
 
     func run() throws {
       var copy = self
@@ -78,6 +80,7 @@ extension Ferry {
       texts[.historyIgnore] = historyIgnore.isEmpty ? nil : historyIgnore.joined(separator: ",")
       texts[.captureTimeout] = captureTimeout
       texts[.serveTimeout] = serveTimeout
+      texts[.imagesPixelLimit] = imagesPixelLimit
       var values: [ConfigurationKey: ConfigurationValue] = [:]
       for (key, text) in texts {
         guard let value = key.value(from: text) else {
@@ -118,6 +121,7 @@ extension Ferry {
         history: Self.history(settings))
       configuration.captureStepTimeout = settings.duration(.captureTimeout)
       configuration.servingStepTimeout = settings.duration(.serveTimeout)
+      configuration.imagePixelLimit = settings.number(.imagesPixelLimit) * 1_000_000
       if let path = settings.filePath {
         configuration.logger.debug("configuration read from \(path)")
       }

@@ -111,10 +111,10 @@ import Testing
     #expect(
       value("history.item-size") == 256
         && source("history.item-size")?["kind"] as? String == "default")
-    #expect(Set(keys.keys).count == 10)
+    #expect(Set(keys.keys).count == 11)
     // The table names the same sources.
     let table = try await fixture.run(["ferry", "config"])
-    #expect(table.stdoutText.contains("history.entries    50"), "\(table.stdoutText)")
+    #expect(table.stdoutText.contains("history.entries     50"), "\(table.stdoutText)")
     #expect(table.stdoutText.contains("\(path):4"), "\(table.stdoutText)")
   }
 }

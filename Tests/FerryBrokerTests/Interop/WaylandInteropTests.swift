@@ -227,6 +227,23 @@ import Testing
     #expect(read && output.contains("text: for GTK"), "GTK: \(output)")
   }
 
+  @Test func anImageIsOfferedOnWaylandInEveryFormat() async throws {
+    let fixture = try await broker()
+    let png = try Data(contentsOf: URL(fileURLWithPath: ImageInteropTests.png))
+    #expect(try await fixture.run(["pbcopy"], input: png).status == 0)
+    var types: [String] = []
+    let listed = await Deadline.wait(for: .seconds(20)) {
+      types = ((try? await session.run(["wl-paste", "--list-types"]))?.stdoutText ?? "")
+        .split(separator: "\n").map(String.init)
+      return types.first == "image/png"
+    }
+    #expect(listed, "\(types)")
+    #expect(
+      types.filter(ImageInteropTests.formats.contains) == ImageInteropTests.formats, "\(types)")
+    let bmp = try await session.run(["wl-paste", "--type", "image/bmp"])
+    #expect(bmp.status == 0 && bmp.stdout.starts(with: Data("BM".utf8)), "\(bmp.stderrText)")
+  }
+
   @Test func x11AndWaylandAreBridgedWithNoWindowFocused() async throws {
     let display = try await DetachedThread.run { try session.xDisplay() }
     let fixture = try await broker(x11: display)
