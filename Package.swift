@@ -160,7 +160,7 @@ let package = Package(
       dependencies: [
         "ClipboardHistory", "DragWindows", "FerryBroker", "FerryClient", "FerryCommandLine",
         "FerryConfiguration",
-        "FerryProtocol", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
+        "FerryProtocol", "ImageConversion", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),

@@ -69,6 +69,22 @@ public final class RGBAImage: @unchecked Sendable {
   }
 }
 
+extension RGBAImage {
+  /// The image made smaller to fit `maxSide` × `maxSide` pixels, its proportions kept (an
+  /// image that fits comes back as a copy): each pixel the average of those it covers.
+  ///
+  /// - Throws: ``ImageConversionError`` when memory runs out.
+  public func fitting(within maxSide: Int) throws(ImageConversionError) -> RGBAImage {
+    var fitted = cferry_image()
+    var message = [CChar](repeating: 0, count: Int(CFERRY_IMAGE_MESSAGE_SIZE))
+    let status = withUnsafePointer(to: &image) {
+      cferry_image_fit($0, UInt32(clamping: maxSide), &fitted, &message)
+    }
+    guard status == CFERRY_IMAGE_OK else { throw ImageConversionError(status, message) }
+    return RGBAImage(fitted)
+  }
+}
+
 extension ImageConversionError {
   init(_ status: cferry_image_status, _ message: [CChar]) {
     let text = String(

@@ -24,17 +24,44 @@ extension Ferry.HistoryCommand {
       help:
         "Print one JSON object: the type served and the bytes (as text when UTF-8, else base64).")
     var json = false
+    @Flag(
+      help: "Write the entry's thumbnail (a PNG of at most 128 × 128) instead, kept for the picker."
+    )
+    var thumbnail = false
 
     func run() throws {
       let id = try HistoryText.entryID(self.id)
       let types = try type.map(TypeArgument.identifier)
       let client = try requireBroker("history show")
+      if thumbnail { return try writeThumbnail(id, client: client) }
       guard json else {
         _ = try brokerCall { try client.historyShow(id, types: types, into: 1) }
         return
       }
       let (answer, data) = try brokerCall { try client.historyShow(id, types: types) }
       printLine(try historyJSON(ShownRepresentation(id: id, answer: answer, data: data)))
+    }
+
+    /// Writes entry `id`'s thumbnail to standard output.
+    private func writeThumbnail(_ id: Int64, client: BrokerClient) throws {
+      // The entry's summary says its types and size: found among the newest, else by paging.
+      var offset = 0
+      var entry: HistoryEntrySummary?
+      while entry == nil {
+        let page = try brokerCall { try client.historyList(limit: 500, offset: offset) }
+        entry = page.first { $0.id == id }
+        if page.count < 500 { break }
+        offset += page.count
+      }
+      guard let entry else {
+        throw CommandFailure("no history entry \(id)", status: .nothingAvailable)
+      }
+      guard let file = try HistoryThumbnails.file(for: entry, client: client) else {
+        throw CommandFailure(
+          "entry \(id) holds no image (\(entry.types.joined(separator: ", "))): no thumbnail",
+          status: .nothingAvailable)
+      }
+      FileHandle.standardOutput.write(try Data(contentsOf: file))
     }
   }
 

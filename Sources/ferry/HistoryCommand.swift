@@ -48,6 +48,12 @@ struct HistoryListOptions: ParsableArguments {
   var format: HistoryFormat = .text
   @Flag(help: "Print one JSON array (--format json).")
   var json = false
+  @Flag(
+    help: """
+      With --format menu, give image entries their thumbnail as rofi reads it \
+      (`rofi -dmenu -show-icons`), made once and kept in ~/.cache/ferry/thumbnails.
+      """)
+  var icons = false
 
   /// The format asked for, `--json` included.
   var effectiveFormat: HistoryFormat { json ? .json : format }
@@ -61,15 +67,18 @@ struct HistoryListOptions: ParsableArguments {
     return effectiveFormat == .menu ? Int(Int32.max) : 50
   }
 
-  /// Writes `entries` in the format asked for.
-  func print(_ entries: [HistoryEntrySummary]) throws {
+  /// Writes `entries` in the format asked for; `client` makes the thumbnails of `--icons`.
+  func print(_ entries: [HistoryEntrySummary], client: BrokerClient) throws {
     switch effectiveFormat {
     case .json: printLine(try historyJSON(entries))
     case .menu:
       for entry in entries {
-        printLine(
-          HistoryText.menuLine(
-            id: entry.id, preview: entry.preview, types: entry.types, size: entry.size))
+        let line = HistoryText.menuLine(
+          id: entry.id, preview: entry.preview, types: entry.types, size: entry.size)
+        // rofi's row options follow a NUL; fzf and dmenu would show them, so only on request.
+        // An image whose thumbnail cannot be made is listed without one.
+        let icon = icons ? (try? HistoryThumbnails.file(for: entry, client: client)) ?? nil : nil
+        printLine(icon.map { line + "\u{0}icon\u{1F}\($0.path)" } ?? line)
       }
     case .text:
       for line in HistoryTable(entries, now: Date().timeIntervalSince1970).lines { printLine(line) }
@@ -95,7 +104,8 @@ extension Ferry.HistoryCommand {
       let limit = try options.effectiveLimit()
       let client = try requireBroker("history")
       try options.print(
-        try brokerCall { try client.historyList(limit: limit, pasteboard: options.pasteboard) })
+        try brokerCall { try client.historyList(limit: limit, pasteboard: options.pasteboard) },
+        client: client)
     }
   }
 
@@ -116,7 +126,7 @@ extension Ferry.HistoryCommand {
       try options.print(
         try brokerCall {
           try client.historySearch(text, limit: limit, pasteboard: options.pasteboard)
-        })
+        }, client: client)
     }
   }
 }

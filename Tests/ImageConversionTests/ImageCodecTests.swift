@@ -116,3 +116,25 @@ import Testing
     #expect(error?.message.contains("cut short") == true, "\(error?.message ?? "")")
   }
 }
+
+/// Thumbnails: an image made smaller keeps its proportions and its colors.
+@Suite struct ImageFitTests {
+  @Test func aLargeImageFitsItsBoxWithItsProportions() throws {
+    let image = try RGBAImage.decode(
+      try TestImages.gradientPNG(width: 400, height: 100), as: .png, pixelLimit: 1_000_000)
+    let fitted = try image.fitting(within: 128)
+    #expect(fitted.width == 128 && fitted.height == 32)
+    // The right edge stays red-ish, the bottom green-ish: the gradient survives the average.
+    let pixels = fitted.pixels
+    let lastOfFirstRow = (127) * 4
+    #expect(pixels[lastOfFirstRow] > 240 && pixels[lastOfFirstRow + 3] == 255)
+    let firstOfLastRow = (31 * 128) * 4
+    #expect(pixels[firstOfLastRow + 1] > 200)
+  }
+
+  @Test func aSmallImageIsCopiedAsItIs() throws {
+    let image = try RGBAImage.decode(try TestImages.gradientPNG(), as: .png, pixelLimit: 10_000)
+    let fitted = try image.fitting(within: 128)
+    #expect(fitted.width == 64 && fitted.height == 48 && fitted.pixels == image.pixels)
+  }
+}

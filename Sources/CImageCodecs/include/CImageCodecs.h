@@ -53,6 +53,11 @@ cferry_image_status cferry_image_decode(cferry_image_format format, const uint8_
 cferry_image_status cferry_image_encode(cferry_image_format format, const cferry_image *image,
                                         cferry_buffer *out, char *message);
 
+// `image` made smaller to fit `max_side` × `max_side` (its proportions kept), each pixel the
+// average of the source pixels it covers (weighted by alpha); an image that fits is copied.
+cferry_image_status cferry_image_fit(const cferry_image *image, uint32_t max_side,
+                                     cferry_image *out, char *message);
+
 void cferry_image_free(cferry_image *image);
 void cferry_buffer_free(cferry_buffer *buffer);
 

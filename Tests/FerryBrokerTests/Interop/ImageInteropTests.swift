@@ -180,4 +180,44 @@ import Testing
     #expect(
       try await fixture.run(["pbpaste", "--type", "jpeg"]).status == 0, "64x48 is within 1 MP")
   }
+
+  @Test func imageEntriesHaveThumbnailsForThePicker() async throws {
+    try Peers.require("convert")
+    let fixture = try await BrokerFixture(display: xvfb.name, start: true)
+    let big = fixture.runtime.appendingPathComponent("big.png").path
+    #expect(
+      try await fixture.run(["convert", "-size", "400x300", "gradient:red-blue", big]).status == 0)
+    #expect(try await fixture.run(["pbcopy"], input: Data("a note".utf8)).status == 0)
+    _ = try await HistoryCommandTests.waitForEntries(fixture, count: 1)
+    #expect(try await fixture.run(["pbcopy", big]).status == 0)
+    let entries = try await HistoryCommandTests.waitForEntries(fixture, count: 2)
+    let image = try #require(entries.first { $0.types.contains("public.png") })
+
+    // Plain menu lines stay as fzf and dmenu read them.
+    #expect(!(try await fixture.run(["ferry", "history", "--format", "menu"]).stdout.contains(0)))
+    let menu = try await fixture.run(["ferry", "history", "--format", "menu", "--icons"])
+    #expect(menu.status == 0, "\(menu.stderrText)")
+    let lines = menu.stdoutText.split(separator: "\n").map(String.init)
+    let imageLine = try #require(lines.first { $0.hasPrefix("\(image.id)\t") })
+    let parts = imageLine.components(separatedBy: "\u{0}icon\u{1F}")
+    #expect(parts.count == 2, "\(imageLine)")
+    let path = parts.last ?? ""
+    #expect(FileManager.default.fileExists(atPath: path), "\(path)")
+    #expect(lines.filter { $0.contains("\u{0}") }.count == 1, "the note has no icon: \(lines)")
+
+    // The thumbnail fits 128 × 128 with the image's proportions, as gdk-pixbuf reads it.
+    let shown = try await fixture.run(["ferry", "history", "show", "\(image.id)", "--thumbnail"])
+    let kept = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(shown.status == 0 && shown.stdout == kept)
+    #expect(try await Self.gdk(path, against: path).size == "128x96")
+    let made = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+    _ = try await fixture.run(["ferry", "history", "--format", "menu", "--icons"])
+    #expect(
+      try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == made,
+      "made once, then kept")
+    let none = try await fixture.run([
+      "ferry", "history", "show", "\(entries.last!.id)", "--thumbnail",
+    ])
+    #expect(none.status == 1 && none.stderrText.contains("holds no image"), "\(none.stderrText)")
+  }
 }

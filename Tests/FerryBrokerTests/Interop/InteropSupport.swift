@@ -66,13 +66,14 @@ final class BrokerFixture: @unchecked Sendable {
     if start { try await startDaemon() }
   }
 
-  /// The fixture's own runtime, home, data and configuration directories, whatever the
+  /// The fixture's own runtime, home, data, configuration and cache directories, whatever the
   /// test run's environment says.
   var environment: [String: String] {
     [
       "XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path,
       "XDG_DATA_HOME": runtime.appendingPathComponent(".local/share").path,
       "XDG_CONFIG_HOME": runtime.appendingPathComponent(".config").path, "FERRY_CONFIG": "",
+      "XDG_CACHE_HOME": runtime.appendingPathComponent(".cache").path,
     ].merging(extraEnvironment) { $1 }
   }
 
