@@ -212,7 +212,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "ImageConversionTests",
-      dependencies: ["ImageConversion", "Pasteboard", "UniformTypeIdentifiers"]),
+      dependencies: ["FerryTestSupport", "ImageConversion", "Pasteboard", "UniformTypeIdentifiers"]),
     .testTarget(
       name: "ClipboardHistoryTests",
       dependencies: [

@@ -1,3 +1,4 @@
+import FerryTestSupport
 import FoundationEssentials
 import ImageConversion
 import Testing
@@ -49,7 +50,7 @@ import Testing
   }
 
   @Test func aPNGClaimingTenBillionPixelsIsRefusedBeforeItsPixels() throws {
-    let hostile = TestImages.pngClaiming(width: 100_000, height: 100_000)
+    let hostile = HostileImages.pngClaiming(width: 100_000, height: 100_000)
     let error = #expect(throws: ImageConversionError.self) {
       try RGBAImage.decode(hostile, as: .png, pixelLimit: ImageConverter.defaultPixelLimit)
     }
@@ -75,19 +76,19 @@ import Testing
 
   @Test func aTIFFWhoseStripIsPastItsEndIsOneError() {
     let error = #expect(throws: ImageConversionError.self) {
-      try RGBAImage.decode(TestImages.tiffWithBogusOffset(), as: .tiff, pixelLimit: 10_000)
+      try RGBAImage.decode(HostileImages.tiffWithBogusOffset(), as: .tiff, pixelLimit: 10_000)
     }
     #expect(error?.reason == .unreadable, "\(String(describing: error))")
   }
 
   @Test func aGIFClaimingManyFramesCostsItsFirst() throws {
-    let gif = TestImages.gifWithFrames(100_000)
+    let gif = HostileImages.gifWithFrames(100_000)
     let image = try RGBAImage.decode(gif, as: .gif, pixelLimit: 10)
     #expect(image.width == 1 && image.height == 1)
   }
 
   @Test func aGIFScreenPastTheLimitIsRefused() {
-    var gif = TestImages.gifWithFrames(0)
+    var gif = HostileImages.gifWithFrames(0)
     gif[6] = 0xFF
     gif[7] = 0xFF
     gif[8] = 0xFF
