@@ -260,7 +260,7 @@ if Context.environment["FERRY_FUZZ_BUILD"] != nil {
       name: "FerryFuzz",
       dependencies: [
         "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "X11Selections",
-        "FerryConfiguration",
+        "FerryConfiguration", "ImageConversion",
       ],
       path: "Fuzz/FerryFuzz")
   ]

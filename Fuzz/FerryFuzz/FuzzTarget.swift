@@ -14,7 +14,8 @@ struct FuzzTarget: Sendable {
     frameTarget, jsonTarget, messagesTarget, declarationsTarget, convertersTarget, manifestTarget,
     mimeDatabaseTarget, mimeMagicTarget, mimeXMLTarget, selectionReadTarget, incrementalSendTarget,
     multipleTarget, xdndMessageTarget, dropTargetTarget, dragSourceTarget, configurationTarget,
-    targetsTarget,
+    targetsTarget, imagePNGTarget, imageJPEGTarget, imageBMPTarget, imageTIFFTarget,
+    imageGIFTarget, imageWebPTarget,
   ]
 
   /// The target FERRY_FUZZ_TARGET names, if any.
