@@ -133,8 +133,9 @@ import Testing
       json.stdoutText
         == #"{"id":\#(id),"requested":"public.utf8-plain-text","text":"Ana","type":"public.utf8-plain-text"}"#
         + "\n")
-    let missing = try await fixture.run(["ferry", "history", "show", id, "--type", "public.jpeg"])
-    #expect(missing.status == 1 && missing.stderrText.contains("public.jpeg"))
+    // A type the entry neither stores nor converts to (its PNG would convert to JPEG).
+    let missing = try await fixture.run(["ferry", "history", "show", id, "--type", "com.adobe.pdf"])
+    #expect(missing.status == 1 && missing.stderrText.contains("com.adobe.pdf"))
     try await fixture.stop()
   }
 
