@@ -148,10 +148,17 @@ cferry_image_status cferry_bmp_encode(const cferry_image *image, cferry_buffer *
     const uint8_t *source = image->pixels + (size_t)(image->height - 1 - y) * image->width * 4;
     uint8_t *row = out->bytes + 54 + stride * y;
     for (uint32_t x = 0; x < image->width; x++) {
-      uint8_t alpha = source[x * 4 + 3];
-      row[x * 3 + 0] = cferry_over_white(source[x * 4 + 2], alpha);
-      row[x * 3 + 1] = cferry_over_white(source[x * 4 + 1], alpha);
-      row[x * 3 + 2] = cferry_over_white(source[x * 4 + 0], alpha);
+      const uint8_t *pixel = source + x * 4;
+      uint8_t *target = row + x * 3;
+      if (pixel[3] == 255) {  // opaque: the colors as they are, no division
+        target[0] = pixel[2];
+        target[1] = pixel[1];
+        target[2] = pixel[0];
+      } else {
+        target[0] = cferry_over_white(pixel[2], pixel[3]);
+        target[1] = cferry_over_white(pixel[1], pixel[3]);
+        target[2] = cferry_over_white(pixel[0], pixel[3]);
+      }
     }
   }
   return CFERRY_IMAGE_OK;

@@ -56,6 +56,15 @@ static inline uint8_t cferry_over_white(uint8_t channel, uint8_t alpha) {
   return (uint8_t)((channel * alpha + 255 * (255 - alpha) + 127) / 255);
 }
 
+// Whether every pixel of `image` is opaque: then formats without transparency take its
+// colors as they are, with no pass over white.
+static inline int cferry_is_opaque(const cferry_image *image) {
+  size_t count = (size_t)image->width * image->height;
+  for (size_t i = 0; i < count; i++)
+    if (image->pixels[i * 4 + 3] != 255) return 0;
+  return 1;
+}
+
 cferry_image_status cferry_png_decode(const uint8_t *, size_t, uint64_t, cferry_image *, char *);
 cferry_image_status cferry_png_encode(const cferry_image *, cferry_buffer *, char *);
 cferry_image_status cferry_jpeg_decode(const uint8_t *, size_t, uint64_t, cferry_image *, char *);

@@ -87,13 +87,27 @@ cferry_image_status cferry_jpeg_encode(const cferry_image *image, cferry_buffer 
   }
   jpeg_create_compress(&info);
   jpeg_mem_dest(&info, (unsigned char **)&bytes, &size);
+  // An opaque image's RGBA rows go to libjpeg-turbo as they are (JCS_EXT_RGBX: the fourth
+  // byte ignored); one with transparency is put over white a row at a time.
+  int opaque = cferry_is_opaque(image);
   info.image_width = image->width;
   info.image_height = image->height;
-  info.input_components = 3;
-  info.in_color_space = JCS_RGB;
+  info.input_components = opaque ? 4 : 3;
+  info.in_color_space = opaque ? JCS_EXT_RGBX : JCS_RGB;
   jpeg_set_defaults(&info);
   jpeg_set_quality(&info, 90, TRUE);
   jpeg_start_compress(&info, TRUE);
+  if (opaque) {
+    while (info.next_scanline < info.image_height) {
+      JSAMPROW pointer = image->pixels + (size_t)info.next_scanline * image->width * 4;
+      jpeg_write_scanlines(&info, &pointer, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    out->bytes = bytes;
+    out->length = out->capacity = size;
+    return CFERRY_IMAGE_OK;
+  }
   row = malloc((size_t)image->width * 3);
   if (!row) {
     jpeg_destroy_compress(&info);

@@ -35,6 +35,18 @@ import Testing
     #expect(Self.largestDifference(source, decoded) <= loss, "\(format)")
   }
 
+  /// An opaque image goes to JPEG and BMP without the pass over white: the same colors.
+  @Test(arguments: [(ImageFormat.jpeg, 32), (.bmp, 0)])
+  func anOpaqueImageKeepsItsColors(format: ImageFormat, loss: Int) throws {
+    let source = try RGBAImage.decode(
+      try TestImages.gradientPNG(opaque: true), as: .png, pixelLimit: 10_000)
+    let decoded = try RGBAImage.decode(
+      try source.encoded(as: format), as: format, pixelLimit: 10_000)
+    #expect(decoded.width == 64 && decoded.height == 48)
+    #expect(Self.largestDifference(source, decoded) <= loss, "\(format)")
+    #expect(decoded.pixels[0 + 2] > 100, "\(format): the first pixel's blue (128) stays")
+  }
+
   @Test func transparencyIsKeptWhereTheFormatHasIt() throws {
     let source = try RGBAImage.decode(try TestImages.gradientPNG(), as: .png, pixelLimit: 10_000)
     for format in [ImageFormat.png, .tiff, .gif, .webp] {

@@ -5,8 +5,9 @@ import ImageConversion
 /// PNG encoder (the interop tests check it against gdk-pixbuf). The hostile files are
 /// FerryTestSupport's `HostileImages`.
 enum TestImages {
-  /// A `width` × `height` RGBA gradient whose top-left quarter is transparent, as PNG.
-  static func gradientPNG(width: Int = 64, height: Int = 48) throws -> Data {
+  /// A `width` × `height` RGBA gradient whose top-left quarter is transparent (unless
+  /// `opaque`), as PNG.
+  static func gradientPNG(width: Int = 64, height: Int = 48, opaque: Bool = false) throws -> Data {
     var rgba = [UInt8](repeating: 0, count: width * height * 4)
     for y in 0..<height {
       for x in 0..<width {
@@ -14,7 +15,7 @@ enum TestImages {
         rgba[i] = UInt8(x * 255 / max(width - 1, 1))
         rgba[i + 1] = UInt8(y * 255 / max(height - 1, 1))
         rgba[i + 2] = 128
-        rgba[i + 3] = x < width / 2 && y < height / 2 ? 0 : 255
+        rgba[i + 3] = !opaque && x < width / 2 && y < height / 2 ? 0 : 255
       }
     }
     return try RGBAImage(copying: rgba, width: width, height: height).encoded(as: .png)
