@@ -21,9 +21,28 @@ public struct ImageConverter: PasteboardConverter {
   /// The most pixels an image may have to be converted.
   public let pixelLimit: Int
 
+  /// The pixels of the image decoded last, shared by the copies of this converter.
+  let decoded = DecodedImageCache()
+
   /// A converter refusing images of more than `pixelLimit` pixels.
   public init(pixelLimit: Int = defaultPixelLimit) {
     self.pixelLimit = pixelLimit
+  }
+
+  /// Decodes `payload`, of image type `type`, in the background and keeps its pixels for the
+  /// minute after (``DecodedImageCache``), so that the first reader asking for another format
+  /// pays only the encoding. The broker calls it when an image becomes the current copy. An
+  /// image Ferry does not decode, or past the pixel limit, is left as it is.
+  public func prepare(_ payload: PasteboardPayload, of type: UTType) {
+    guard let format = ImageFormat(type: type) else { return }
+    let (cache, limit) = (decoded, pixelLimit)
+    Task {
+      _ = try? await DetachedThread.run(name: "ferry-image") {
+        let data = try payload.data()
+        guard cache.image(of: data) == nil else { return }
+        cache.keep(data, try RGBAImage.decode(data, as: format, pixelLimit: limit))
+      }
+    }
   }
 
   /// Every other format, PNG first (the format every reader takes), for an image type.
@@ -58,9 +77,16 @@ public struct ImageConverter: PasteboardConverter {
     guard let input = ImageFormat(type: source), let output = ImageFormat(type: target) else {
       throw ImageConversionError(.unreadable, "no image conversion from \(source) to \(target)")
     }
-    let limit = pixelLimit
+    let (limit, cache) = (pixelLimit, decoded)
     return try await DetachedThread.run(name: "ferry-image") {
-      let image = try RGBAImage.decode(try payload.data(), as: input, pixelLimit: limit)
+      let source = try payload.data()
+      let image: RGBAImage
+      if let kept = cache.image(of: source) {
+        image = kept
+      } else {
+        image = try RGBAImage.decode(source, as: input, pixelLimit: limit)
+        cache.keep(source, image)
+      }
       let data = try image.encoded(as: output)
       guard let spool, data.count > Self.inMemoryLimit else { return .data(data) }
       return try Self.spooled(data, in: spool)

@@ -1,8 +1,10 @@
+import FerryTestSupport
 import FoundationEssentials
-import ImageConversion
 import Pasteboard
 import Testing
 import UniformTypeIdentifiers
+
+@testable import ImageConversion
 
 /// The converter on a pasteboard: a PNG copy is offered as every other format after its own
 /// type, each produced on request, and an image past the pixel limit fails its one conversion.
@@ -47,5 +49,40 @@ import UniformTypeIdentifiers
     let board = Self.pasteboard(holding: png, as: .png, limit: 100)
     await #expect(throws: (any Error).self) { try await board.data(for: .jpeg) }
     #expect(try await board.data(for: .png) == png, "the stored PNG is served as it was")
+  }
+}
+
+/// The pixels of the image copied last, decoded once: ahead of the first reader when the broker
+/// prepares them, or by the first conversion for the next.
+@Suite struct DecodedImageCacheTests {
+  @Test func preparedPixelsAreKeptAndServeTheConversion() async throws {
+    let converter = ImageConverter()
+    let png = try TestImages.gradientPNG()
+    converter.prepare(.data(png), of: .png)
+    #expect(await Deadline.wait(for: .seconds(20)) { converter.decoded.isHolding })
+    let kept = try #require(converter.decoded.image(of: png))
+    let jpeg = try await converter.convert(.data(png), from: .png, to: .jpeg).data()
+    #expect(try RGBAImage.decode(jpeg, as: .jpeg, pixelLimit: 10_000).width == 64)
+    #expect(converter.decoded.image(of: png) === kept, "the same pixels, not decoded again")
+  }
+
+  @Test func anotherImageTakesThePlaceOfTheFirst() async throws {
+    let converter = ImageConverter()
+    let first = try TestImages.gradientPNG()
+    let second = try TestImages.gradientPNG(width: 32, height: 32)
+    _ = try await converter.convert(.data(first), from: .png, to: .bmp)
+    #expect(converter.decoded.image(of: first) != nil)
+    _ = try await converter.convert(.data(second), from: .png, to: .bmp)
+    #expect(converter.decoded.image(of: first) == nil && converter.decoded.image(of: second) != nil)
+  }
+
+  @Test func anImageFerryCannotDecodeIsNotKept() async throws {
+    let converter = ImageConverter(pixelLimit: 100)
+    converter.prepare(.data(try TestImages.gradientPNG()), of: .png)
+    // Past the limit: nothing to keep, whenever the background decode ends.
+    await #expect(throws: (any Error).self) {
+      try await converter.convert(.data(try TestImages.gradientPNG()), from: .png, to: .jpeg)
+    }
+    #expect(!converter.decoded.isHolding)
   }
 }

@@ -121,6 +121,9 @@ public enum BrokerDaemon {
     // X11 and Wayland bridged: a copy one records may come back to the other through the
     // compositor's own bridge (BridgeEchoes).
     let echoes = backends.count > 1 ? BridgeEchoes() : nil
+    if let images = converters.converters.lazy.compactMap({ $0 as? ImageConverter }).first {
+      bridgeTasks.append(Task { await Self.prepareImages(of: .general, with: images) })
+    }
     for opened in backends {
       let backend = opened.backend
       let general = SelectionBinding(
