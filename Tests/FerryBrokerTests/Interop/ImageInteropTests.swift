@@ -106,6 +106,8 @@ import Testing
     #expect(copy.status == 0, "\(copy.stderrText)")
     let jpeg = try await fixture.run(["pbpaste", "--type", "jpeg"])
     #expect(jpeg.status == 0 && jpeg.stdout.starts(with: [0xFF, 0xD8, 0xFF]), "\(jpeg.stderrText)")
+    let gif = try await fixture.run(["ferry", "paste", "--type", "image/gif"])
+    #expect(gif.status == 0 && gif.stdout.starts(with: Data("GIF89a".utf8)), "\(gif.stderrText)")
     let entry = try #require(try await HistoryCommandTests.waitForEntries(fixture, count: 1).first)
     let bmp = try await fixture.run(["ferry", "history", "show", "\(entry.id)", "--type", "bmp"])
     #expect(bmp.status == 0 && bmp.stdout.starts(with: Data("BM".utf8)), "\(bmp.stderrText)")
