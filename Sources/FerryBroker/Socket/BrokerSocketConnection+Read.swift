@@ -192,6 +192,7 @@ extension BrokerSocketConnection {
           let board = boards[index]
           guard board.changeCount == count else { continue }  // superseded
           let state = Self.state(of: board, changeCount: count)
+            .fitting(within: PasteboardState.budget(sharing: 1))
           guard board.changeCount == count else { continue }  // changed while read
           try await outbound.write(ByteBuffer(frame: try Frame.json(.event, state)))
         }

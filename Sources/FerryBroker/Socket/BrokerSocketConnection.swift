@@ -194,7 +194,8 @@ struct BrokerSocketConnection {
 
   private func types(_ request: TypesRequest) async throws {
     let board = try await settledPasteboard(request.pasteboard)
-    try await send(.response, Self.state(of: board))
+    try await send(
+      .response, Self.state(of: board).fitting(within: PasteboardState.budget(sharing: 1)))
   }
 
   private func clear(_ request: ClearRequest) async throws {
@@ -209,7 +210,10 @@ struct BrokerSocketConnection {
     let status = await context.configuration.status.status()
     var names = status.pasteboards
     for name in context.usedPasteboards where !names.contains(name) { names.append(name) }
-    let boards = names.map { Self.state(of: context.configuration.pasteboard($0)) }
+    let budget = PasteboardState.budget(sharing: names.count)
+    let boards = names.map {
+      Self.state(of: context.configuration.pasteboard($0)).fitting(within: budget)
+    }
     let (seconds, attoseconds) = status.uptime.components
     try await send(
       .response,
