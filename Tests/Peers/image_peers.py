@@ -19,29 +19,6 @@
 import sys
 
 
-def gdk(path, reference):
-    import gi
-    gi.require_version('GdkPixbuf', '2.0')
-    from gi.repository import GdkPixbuf
-    image = GdkPixbuf.Pixbuf.new_from_file(path)
-    ref = GdkPixbuf.Pixbuf.new_from_file(reference)
-    size = '%dx%d' % (image.get_width(), image.get_height())
-    if (image.get_width(), image.get_height()) != (ref.get_width(), ref.get_height()):
-        print(size, '-')
-        return
-    a, b = ref.get_pixels(), image.get_pixels()
-    na, nb = ref.get_n_channels(), image.get_n_channels()
-    sa, sb = ref.get_rowstride(), image.get_rowstride()
-    largest = 0
-    for y in range(ref.get_height()):
-        for x in range(ref.get_width()):
-            if na == 4 and a[y * sa + x * na + 3] != 255:
-                continue
-            for c in range(3):
-                largest = max(largest, abs(a[y * sa + x * na + c] - b[y * sb + x * nb + c]))
-    print(size, largest)
-
-
 def compare(image, ref):
     a, b = ref.get_pixels(), image.get_pixels()
     na, nb = ref.get_n_channels(), image.get_n_channels()
@@ -54,6 +31,19 @@ def compare(image, ref):
             for c in range(3):
                 largest = max(largest, abs(a[y * sa + x * na + c] - b[y * sb + x * nb + c]))
     return largest
+
+
+def gdk(path, reference):
+    import gi
+    gi.require_version('GdkPixbuf', '2.0')
+    from gi.repository import GdkPixbuf
+    image = GdkPixbuf.Pixbuf.new_from_file(path)
+    ref = GdkPixbuf.Pixbuf.new_from_file(reference)
+    size = '%dx%d' % (image.get_width(), image.get_height())
+    if (image.get_width(), image.get_height()) != (ref.get_width(), ref.get_height()):
+        print(size, '-')
+        return
+    print(size, compare(image, ref))
 
 
 def gtk_read(target, reference):
