@@ -22,16 +22,22 @@ static void on_warning(j_common_ptr info, int level) {
   (void)level;  // corrupt-data warnings: the decoder goes on, as viewers do
 }
 
+// libjpeg's error manager, set to longjmp back to `errors->back` with the reason in `message`.
+static struct jpeg_error_mgr *returning_errors(error_manager *errors, char *message) {
+  struct jpeg_error_mgr *base = jpeg_std_error(&errors->base);
+  errors->base.error_exit = on_error;
+  errors->base.emit_message = on_warning;
+  errors->message = message;
+  return base;
+}
+
 cferry_image_status cferry_jpeg_decode(const uint8_t *bytes, size_t length, uint64_t limit,
                                        cferry_image *out, char *message) {
   struct jpeg_decompress_struct info;
   error_manager errors;
   uint8_t *volatile pixels = NULL;
   volatile cferry_image_status status = CFERRY_IMAGE_UNREADABLE;
-  info.err = jpeg_std_error(&errors.base);
-  errors.base.error_exit = on_error;
-  errors.base.emit_message = on_warning;
-  errors.message = message;
+  info.err = returning_errors(&errors, message);
   if (setjmp(errors.back)) {
     jpeg_destroy_decompress(&info);
     free(pixels);
@@ -75,10 +81,7 @@ cferry_image_status cferry_jpeg_encode(const cferry_image *image, cferry_buffer 
   unsigned char *volatile bytes = NULL;
   unsigned long size = 0;
   uint8_t *volatile row = NULL;
-  info.err = jpeg_std_error(&errors.base);
-  errors.base.error_exit = on_error;
-  errors.base.emit_message = on_warning;
-  errors.message = message;
+  info.err = returning_errors(&errors, message);
   if (setjmp(errors.back)) {
     jpeg_destroy_compress(&info);
     free(bytes);

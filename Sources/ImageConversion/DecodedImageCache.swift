@@ -24,13 +24,13 @@ final class DecodedImageCache: Sendable {
 
   /// The pixels of `source`, when they are the ones kept.
   func image(of source: Data) -> RGBAImage? {
-    let found = entry.withLock { entry -> (RGBAImage, Int)? in
+    let found = entry.withLock { entry -> RGBAImage? in
       guard let kept = entry, kept.source.count == source.count, kept.source == source else {
         return nil
       }
-      return (kept.image, kept.generation)
+      return kept.image
     }
-    guard let (image, _) = found else { return nil }
+    guard let image = found else { return nil }
     keep(source, image)  // used: kept another lifetime
     return image
   }
