@@ -32,14 +32,18 @@ public struct OwnerOffer: Sendable, Equatable {
   /// Every name the owner listed, as the backend read them (X11: `TARGETS`, meta targets
   /// and all), for the backend's own use.
   public var advertised: [String]
+  /// The owner that made the offer, when the backend knows it: a capture of the offer asks
+  /// nothing of a later owner.
+  public var owner: OwnerToken?
 
   /// Creates an offer; `essentialTargets` defaults to all of `targets`, `advertised` to
   /// their names.
   public init(
     role: SelectionRole, targets: [Target], essentialTargets: [Target]? = nil,
     isConcealed: Bool = false,
-    advertised: [String]? = nil
+    advertised: [String]? = nil, owner: OwnerToken? = nil
   ) {
+    self.owner = owner
     self.role = role
     self.targets = targets
     self.essentialTargets = essentialTargets ?? targets

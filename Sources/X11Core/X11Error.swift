@@ -12,6 +12,8 @@ public enum X11Error: Error, CustomStringConvertible, Sendable, Equatable {
   case ownershipRefused(Selection)
   /// The selection has no owner.
   case noOwner(Selection)
+  /// Another owner took the selection before a request meant for the previous one was made.
+  case ownerChanged(Selection)
   /// The owner refused to convert the selection to the target.
   case refused(selection: Selection, target: String)
   /// The peer did not answer within the deadline.
@@ -32,6 +34,7 @@ public enum X11Error: Error, CustomStringConvertible, Sendable, Equatable {
     case .missingExtension(let name): "the X server lacks the \(name) extension"
     case .ownershipRefused(let selection): "could not take ownership of \(selection)"
     case .noOwner(let selection): "nobody owns \(selection)"
+    case .ownerChanged(let selection): "another owner took \(selection)"
     case .refused(let selection, let target):
       "the owner of \(selection) refused to convert it to \(target)"
     case .timedOut(let step): "timed out \(step)"

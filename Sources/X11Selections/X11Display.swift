@@ -209,11 +209,18 @@ public final class X11Display: Sendable {
   public func targets(of selection: Selection, stepTimeout: Duration = defaultStepTimeout)
     async throws -> [String]
   {
+    try await listedTargets(of: selection, stepTimeout: stepTimeout).names
+  }
+
+  /// ``targets(of:stepTimeout:)`` and the window that listed them.
+  func listedTargets(of selection: Selection, stepTimeout: Duration) async throws -> (
+    names: [String], owner: SelectionOwnership?
+  ) {
     // 4 bytes an atom; the cap keeps a hostile list from costing more than a glance, and
     // atoms past it are compared, not named, so UTF8_STRING at the end of a long list is kept.
     let reply = try await read(
       selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
-    return try await loop.perform { session in
+    let names = try await loop.perform { session in
       let wellKnown = Set(session.connection.atoms(SelectionOffer.wellKnownTargets))
       var seen = Set<XAtom>()
       var atoms: [XAtom] = []
@@ -228,6 +235,7 @@ public final class X11Display: Sendable {
       }
       return session.connection.names(atoms).compactMap { $0 }
     }
+    return (names, reply.owner)
   }
 
   /// Text from `selection`, decoded to UTF-8: `UTF8_STRING`, else `COMPOUND_TEXT`, else

@@ -28,6 +28,8 @@ package final class X11Session: X11EventLoopSession {
   /// The clock the deadlines are measured in.
   let clock: DeadlineClock
   private var watchedSelections = Set<XAtom>()
+  /// The latest owner of each watched selection, as XFixes reported it.
+  private var ownerships: [XAtom: SelectionOwnership] = [:]
 
   /// Makes the session on `connection`, on the X thread of `loop`: the utility windows.
   init(connection: X11Connection, loop: SelectionLoop, clock: DeadlineClock) {
@@ -68,6 +70,8 @@ package final class X11Session: X11EventLoopSession {
     case .destroyNotify(let window):
       owner.handleDestroyed(window)
     case .ownerChange(let change):
+      ownerships[change.selection] =
+        change.kind == .newOwner ? SelectionOwnership(window: change.owner, since: change.selectionTime) : nil
       let published = SelectionOwnerChange(
         selection: connection.selection(named: change.selection) ?? "",
         kind: SelectionOwnerChange.Kind(change.kind),
@@ -95,6 +99,12 @@ package final class X11Session: X11EventLoopSession {
   /// Stops giving events to the handler `id`.
   package func removeEventHandler(_ id: UUID) {
     eventHandlers[id] = nil
+  }
+
+  /// `window`'s ownership of `selection`, with the time it took it when XFixes reported it.
+  func ownership(of selection: XAtom, by window: XWindow) -> SelectionOwnership {
+    if let known = ownerships[selection], known.window == window { return known }
+    return SelectionOwnership(window: window)
   }
 
   /// Starts XFixes owner-change events for `selection` (once).

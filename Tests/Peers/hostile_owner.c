@@ -28,8 +28,10 @@
  *   multiple-malformed  converts the first pair, then rewrites the pair list as three
  *                       INTEGERs and answers with it.
  *
- * Prints one line per request: `request target=T`; `lost` on SelectionClear (it keeps
- * serving transfers in progress). Runs until killed.
+ * Prints one line per request: `request target=T`, followed by ` stale` when the request's
+ * time is earlier than the time it took the selection (an ICCCM owner refuses such a
+ * request; this one answers it); `lost` on SelectionClear (it keeps serving transfers in
+ * progress). Runs until killed.
  *
  * ICCCM: https://www.x.org/releases/X11R7.6/doc/xorg-docs/specs/ICCCM/icccm.html §2.
  * Format-32 property data is an array of C `long`, whatever the long's size.
@@ -49,6 +51,7 @@ static Display *dpy;
 static Window win;
 static const char *mode;
 static Atom targets_atom, utf8_atom, incr_atom, multiple_atom, html_atom;
+static Time owned_since; /* the server time it took the selection */
 static Atom *many;      /* many-targets: the bogus atoms, then UTF8_STRING */
 static int many_count;
 
@@ -140,7 +143,8 @@ static void answer_multiple(XSelectionRequestEvent *req) {
 static void answer(XSelectionRequestEvent *req) {
   Atom property = req->property == None ? req->target : req->property;
   char *name = XGetAtomName(dpy, req->target);
-  printf("request target=%s\n", name ? name : "?");
+  int stale = req->time != CurrentTime && req->time < owned_since;
+  printf("request target=%s%s\n", name ? name : "?", stale ? " stale" : "");
   if (name) XFree(name);
 
   if (req->target == targets_atom) {
@@ -230,7 +234,8 @@ int main(int argc, char **argv) {
   XEvent ev;
   XChangeProperty(dpy, win, XA_WM_NAME, XA_STRING, 8, PropModeAppend, (unsigned char *)"", 0);
   do XNextEvent(dpy, &ev); while (ev.type != PropertyNotify);
-  XSetSelectionOwner(dpy, selection, win, ev.xproperty.time);
+  owned_since = ev.xproperty.time;
+  XSetSelectionOwner(dpy, selection, win, owned_since);
   if (XGetSelectionOwner(dpy, selection) != win) { fprintf(stderr, "hostile_owner: could not own\n"); return 1; }
   printf("ready\n");
 

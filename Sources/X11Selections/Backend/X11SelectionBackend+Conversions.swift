@@ -40,7 +40,8 @@ extension BackendError {
     case .refused(_, let target): self = .refused(role, target: target)
     case .timedOut(let step): self = .timedOut(step)
     case .tooLarge(let limit): self = .tooLarge(limit: limit)
-    case .protocolError, .missingExtension, .malformedReply: self = .failed("\(error)")
+    case .protocolError, .missingExtension, .malformedReply, .ownerChanged:
+      self = .failed("\(error)")
     }
   }
 }
@@ -52,13 +53,19 @@ extension OwnerOffer {
     self.init(
       role: role, targets: offer.targets.map { Target(name: $0.name, type: $0.type) },
       essentialTargets: offer.essentialTargets.map { Target(name: $0.name, type: $0.type) },
-      isConcealed: offer.isConcealed, advertised: offer.advertised)
+      isConcealed: offer.isConcealed, advertised: offer.advertised,
+      owner: offer.owner.map { OwnerToken($0.window, time: $0.since) })
   }
 }
 
 extension SelectionOffer {
   /// The X11 offer behind a seam offer: the same targets, listed again.
   init(_ offer: OwnerOffer) {
-    self.init(selection: offer.role.selection, advertised: offer.advertised)
+    self.init(
+      selection: offer.role.selection, advertised: offer.advertised,
+      owner: offer.owner.map {
+        SelectionOwnership(
+          window: XWindow(rawValue: UInt($0.owner)), since: XTimestamp(rawValue: UInt($0.generation)))
+      })
   }
 }

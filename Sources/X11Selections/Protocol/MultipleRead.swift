@@ -188,7 +188,7 @@ extension X11Error {
   /// hangs on the rest, and one that is gone answers none.
   var endsCapture: Bool {
     switch self {
-    case .timedOut, .noOwner, .connectionLost: true
+    case .timedOut, .noOwner, .ownerChanged, .connectionLost: true
     default: false
     }
   }

@@ -71,9 +71,13 @@ public struct SelectionCapture: Sendable {
       representations: entries.map { entry in
         if let data = entry.data { return .data(data, type: entry.target.type) }
         let target = entry.target
-        return .lazy(target.type, timeLimit: .seconds(3600)) {
+        return .lazy(target.type, timeLimit: .seconds(3600)) { [owner = offer.owner] in
           do {
-            return .data(try await display.read(target, of: selection, stepTimeout: stepTimeout))
+            // Asked of the owner that made the offer only: another's data is another copy.
+            return .data(
+              try await display.loop.read(
+                target, of: selection, stepTimeout: stepTimeout, byteLimit: nil,
+                expectedOwner: owner))
           } catch X11Error.timedOut(_) {
             // The owner's silence is the provider's timeout, not its failure: the broker
             // answers `timeout`, as pbpaste does without one.
@@ -101,8 +105,8 @@ extension X11Display {
   public func offer(of selection: Selection, stepTimeout: Duration = defaultStepTimeout)
     async throws -> SelectionOffer
   {
-    SelectionOffer(
-      selection: selection, advertised: try await targets(of: selection, stepTimeout: stepTimeout))
+    let listed = try await listedTargets(of: selection, stepTimeout: stepTimeout)
+    return SelectionOffer(selection: selection, advertised: listed.names, owner: listed.owner)
   }
 
   /// Reads one target and returns its data for its type: compound text and (unless the type

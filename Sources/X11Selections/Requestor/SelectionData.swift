@@ -26,6 +26,8 @@ public struct SelectionData: Sendable {
   public var byteCount: Int
   /// Whether the owner sent the data incrementally (INCR).
   public var wasIncremental: Bool
+  /// Who owned the selection when it was asked.
+  public var owner: SelectionOwnership?
 }
 
 /// Where a read puts the bytes.

@@ -56,10 +56,14 @@ public struct SelectionOffer: Sendable, Equatable {
   public var advertised: [String]
   /// The data targets, in the owner's order, one per type.
   public var targets: [Target]
+  /// Who listed them, when known. A capture asks nothing of another owner: a target asked
+  /// after another owner took the selection would be that owner's data.
+  public var owner: SelectionOwnership?
 
   /// Makes an offer from the names an owner listed.
-  public init(selection: Selection, advertised: [String]) {
+  public init(selection: Selection, advertised: [String], owner: SelectionOwnership? = nil) {
     self.selection = selection
+    self.owner = owner
     self.advertised =
       Array(advertised.prefix(Self.maximumTargets))
       + advertised.dropFirst(Self.maximumTargets).filter(Self.wellKnownTargets.contains)

@@ -52,15 +52,17 @@ extension SelectionReaderService {
   /// members in order within `budget` bytes (ICCCM §2.6.2).
   func startMultiple(
     selection: XAtom, targets: [String], stepTimeout: Duration, budget: Int,
-    once: Once<MultipleReadResult>
+    expectedOwner: SelectionOwnership? = nil, once: Once<MultipleReadResult>
   ) {
-    guard connection.selectionOwner(selection) != .none else {
-      once.resume(throwing: X11Error.noOwner(connection.selection(named: selection) ?? "selection"))
-      return
-    }
+    // Every round trip before the look at the owner, as in `start`.
+    let time = requestTime(for: expectedOwner)
     let listProperty = allocateProperty()
     let conversion = MultipleConversion(
       requesting: connection.atoms(targets).map { .init(target: $0, property: allocateProperty()) })
+    guard checkOwner(of: selection, expected: expectedOwner, once: once) != nil else {
+      freeProperties += [listProperty] + conversion.pairs.map(\.property)
+      return
+    }
     for pair in conversion.pairs { connection.deleteProperty(of: session.window, pair.property) }
     connection.setProperty(
       of: session.window, listProperty, type: connection.atoms[.atomPair],
@@ -72,7 +74,7 @@ extension SelectionReaderService {
         selection: connection.selection(named: selection) ?? "?", targets: targets, budget: budget),
       once: once)
     multiples.append(multiple)
-    convert(selection, to: connection.atoms[.multiple], into: listProperty)
+    convert(selection, to: connection.atoms[.multiple], into: listProperty, time: time)
     perform(.waitForOwner, for: multiple)
   }
 

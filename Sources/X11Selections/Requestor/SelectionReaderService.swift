@@ -25,6 +25,8 @@ final class SelectionReaderService {
 
   final class Pending {
     let selection: XAtom
+    /// Who was asked.
+    var owner: SelectionOwnership?
     let target: XAtom
     let property: XAtom
     let sink: SelectionSink
@@ -67,25 +69,33 @@ final class SelectionReaderService {
 
   /// Asks the owner of `selection` for `target`.
   ///
-  /// - Parameter budget: The most bytes kept; a larger reply is not read, or drained, and
-  ///   fails with ``X11Error/tooLarge(limit:)``.
+  /// - Parameters:
+  ///   - budget: The most bytes kept; a larger reply is not read, or drained, and fails with
+  ///     ``X11Error/tooLarge(limit:)``.
+  ///   - expectedOwner: The only owner to ask, with the time of its ownership for the
+  ///     request; when another owns the selection, the read fails with
+  ///     ``X11Error/ownerChanged(_:)`` and asks nothing.
   func start(
     selection: XAtom, target: XAtom, sink: SelectionSink, stepTimeout: Duration, budget: Int? = nil,
-    once: Once<SelectionData>
+    expectedOwner: SelectionOwnership? = nil, once: Once<SelectionData>
   ) {
-    guard connection.selectionOwner(selection) != .none else {
-      once.resume(throwing: X11Error.noOwner(connection.selection(named: selection) ?? "selection"))
+    // The time and the property first: their round trips must not come between the look at
+    // the owner and the request, or another owner taking the selection meanwhile would get it.
+    let time = requestTime(for: expectedOwner)
+    let property = allocateProperty()
+    guard let owner = checkOwner(of: selection, expected: expectedOwner, once: once) else {
+      freeProperties.append(property)
       return
     }
-    let property = allocateProperty()
     connection.deleteProperty(of: session.window, property)
     let request = Pending(
       selection: selection, target: target, property: property, sink: sink,
       stepTimeout: stepTimeout,
       read: SelectionRead(target: connection.name(target) ?? "?", budget: budget),
       completion: .caller(once))
+    request.owner = owner
     pending[property] = request
-    convert(selection, to: target, into: property)
+    convert(selection, to: target, into: property, time: time)
     arm(
       request,
       step:
@@ -103,12 +113,36 @@ final class SelectionReaderService {
       }()
   }
 
-  /// Asks the owner of `selection` to convert it to `target` into `property`.
-  func convert(_ selection: XAtom, to target: XAtom, into property: XAtom) {
+  /// The time a request to `owner` carries: when it took the selection, if known (an owner
+  /// that took it later refuses the request), else the server's time now.
+  func requestTime(for owner: SelectionOwnership?) -> XTimestamp {
+    if let since = owner?.since, since != .current { return since }
+    return session.serverTime()
+  }
+
+  /// The owner of `selection`, when it has one and it is `expected`'s window (any, for
+  /// `nil`); else fails `once` and returns `nil`.
+  func checkOwner<Value>(
+    of selection: XAtom, expected: SelectionOwnership?, once: Once<Value>
+  ) -> SelectionOwnership? {
+    let window = connection.selectionOwner(selection)
+    let name = connection.selection(named: selection) ?? "selection"
+    if window == .none {
+      once.resume(throwing: X11Error.noOwner(name))
+      return nil
+    }
+    if let expected, window != expected.window {
+      once.resume(throwing: X11Error.ownerChanged(name))
+      return nil
+    }
+    return session.ownership(of: selection, by: window)
+  }
+
+  /// Asks the owner of `selection` to convert it to `target` into `property`, at `time`.
+  func convert(_ selection: XAtom, to target: XAtom, into property: XAtom, time: XTimestamp) {
     conversionCount += 1
     connection.convertSelection(
-      selection, target: target, property: property, requestor: session.window,
-      time: session.serverTime())
+      selection, target: target, property: property, requestor: session.window, time: time)
     connection.flush()
   }
 
@@ -224,7 +258,7 @@ final class SelectionReaderService {
       target: request.read.target, type: request.read.dataType ?? "",
       format: request.read.dataFormat ?? 8, data: request.collected,
       byteCount: request.read.keptBytes,
-      wasIncremental: incremental)
+      wasIncremental: incremental, owner: request.owner)
     request.collected = Data()
     resolve(request, .success(data))
   }

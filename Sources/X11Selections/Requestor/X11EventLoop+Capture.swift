@@ -25,8 +25,8 @@ extension SelectionLoop {
       if Task.isCancelled { break }
       do {
         let data = try await read(
-          entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining
-        )
+          entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining,
+          expectedOwner: offer.owner)
         entries[index].data = data
         remaining -= data.count
       } catch {
@@ -47,7 +47,8 @@ extension SelectionLoop {
     let result: MultipleReadResult
     do {
       result = try await readMultiple(
-        offer.selection, targets: targets.map(\.name), stepTimeout: stepTimeout, budget: remaining)
+        offer.selection, targets: targets.map(\.name), stepTimeout: stepTimeout, budget: remaining,
+        expectedOwner: offer.owner)
     } catch {
       return Array(entries.indices)  // no owner, or no connection: the first single request says so
     }
@@ -85,7 +86,8 @@ extension SelectionLoop {
   /// Asks the owner of `selection` for all `targets` in one `MULTIPLE` request; see
   /// ``MultipleRead``.
   func readMultiple(
-    _ selection: Selection, targets: [String], stepTimeout: Duration, budget: Int
+    _ selection: Selection, targets: [String], stepTimeout: Duration, budget: Int,
+    expectedOwner: SelectionOwnership? = nil
   ) async throws -> MultipleReadResult {
     try await withCheckedThrowingContinuation { continuation in
       let once = tracked(Once(continuation))
@@ -93,7 +95,7 @@ extension SelectionLoop {
         let connection = session.connection
         session.reader.startMultiple(
           selection: connection.atom(selection), targets: targets, stepTimeout: stepTimeout,
-          budget: budget, once: once)
+          budget: budget, expectedOwner: expectedOwner, once: once)
       }
     }
   }

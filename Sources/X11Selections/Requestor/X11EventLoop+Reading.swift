@@ -5,14 +5,14 @@ extension SelectionLoop {
   /// connection if that comes first.
   func startRead(
     _ selection: Selection, target: String, into sink: SelectionSink, stepTimeout: Duration,
-    byteLimit: Int?, once: Once<SelectionData>
+    byteLimit: Int?, expectedOwner: SelectionOwnership? = nil, once: Once<SelectionData>
   ) {
     let once = tracked(once)
     submit { session in
       let connection = session.connection
       session.reader.start(
         selection: connection.atom(selection), target: connection.atom(target), sink: sink,
-        stepTimeout: stepTimeout, budget: byteLimit, once: once)
+        stepTimeout: stepTimeout, budget: byteLimit, expectedOwner: expectedOwner, once: once)
     }
   }
 
@@ -20,12 +20,12 @@ extension SelectionLoop {
   func read(
     _ selection: Selection, target: String, into sink: SelectionSink = .memory,
     stepTimeout: Duration,
-    byteLimit: Int?
+    byteLimit: Int?, expectedOwner: SelectionOwnership? = nil
   ) async throws -> SelectionData {
     try await withCheckedThrowingContinuation { continuation in
       startRead(
         selection, target: target, into: sink, stepTimeout: stepTimeout, byteLimit: byteLimit,
-        once: Once(continuation))
+        expectedOwner: expectedOwner, once: Once(continuation))
     }
   }
 
@@ -49,12 +49,14 @@ extension SelectionLoop {
   /// Reads one target and returns its data for its type: compound text and (unless the type
   /// is Latin-1 itself) `STRING` are decoded to UTF-8.
   func read(
-    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration, byteLimit: Int?
+    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration, byteLimit: Int?,
+    expectedOwner: SelectionOwnership? = nil
   ) async throws -> Data {
     try await data(
       of: try await read(
-        selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit), for: target
-    )
+        selection, target: target.name, stepTimeout: stepTimeout, byteLimit: byteLimit,
+        expectedOwner: expectedOwner),
+      for: target)
   }
 
   /// A reply's data for `target`'s type: compound text and (unless the type is Latin-1

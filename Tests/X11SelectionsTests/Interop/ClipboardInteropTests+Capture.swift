@@ -71,6 +71,37 @@ extension ClipboardInteropTests {
       #expect(held == Data("héllo".utf8))
     }
 
+    /// An offer is one owner's: once another owner took the selection, capturing the offer
+    /// asks nothing (the new owner's data under the old offer's targets would be a third copy,
+    /// neither one), and the item that reads the rest lazily fails instead of reading the
+    /// new owner.
+    @Test func aCaptureOfAnOfferWhoseOwnerWasReplacedAsksNothing() async throws {
+      let (xvfb, display) = try await openDisplay()
+      defer { display.close() }
+      let first = try await xclip(Data("first".utf8), "CLIPBOARD", display: display, xvfb: xvfb)
+      defer { first.terminate() }
+      let offer = try await display.offer(of: .clipboard)
+      #expect(offer.owner != nil, "the offer knows who made it")
+      let previous = try await display.owner(of: .clipboard)
+      let second = try await startPeer(
+        ["xclip", "-i", "-quiet", "-selection", "clipboard"], display: xvfb.name,
+        input: Data("second".utf8))
+      defer { second.terminate() }
+      try await ClipboardInteropTests.waitForPeer(display, previous: previous, second)
+
+      let capture = await display.capture(offer, budget: 1 << 20)
+      let got = capture.entries.compactMap { $0.data.map { String(decoding: $0, as: UTF8.self) } }
+      #expect(capture.byteCount == 0, "captured \(got)")
+      #expect(capture.entries.first?.failure == .ownerChanged("CLIPBOARD"))
+      let lazy = SelectionCapture(
+        offer: offer, entries: [SelectionCapture.Entry(target: offer.targets[0])]
+      ).item(readingTheRestFrom: display, stepTimeout: .seconds(5))
+      await #expect(throws: (any Error).self) { try await lazy.data(for: offer.targets[0].type) }
+      // The offer of the owner now is captured as ever.
+      let now = await display.capture(try await display.offer(of: .clipboard), budget: 1 << 20)
+      #expect(now.entries.first?.data == Data("second".utf8))
+    }
+
     /// A daemon runs for weeks: what the event loop keeps for a call must go when the call does.
     @Test func callsLeaveNothingRegisteredBehind() async throws {
       let (xvfb, display) = try await openDisplay()
