@@ -39,8 +39,9 @@ public struct ImageConverter: PasteboardConverter {
     Task {
       _ = try? await DetachedThread.run(name: "ferry-image") {
         let data = try payload.data()
-        guard cache.image(of: data) == nil else { return }
-        cache.keep(data, try RGBAImage.decode(data, as: format, pixelLimit: limit))
+        _ = try cache.image(of: data) {
+          try RGBAImage.decode(data, as: format, pixelLimit: limit)
+        }
       }
     }
   }
@@ -80,12 +81,8 @@ public struct ImageConverter: PasteboardConverter {
     let (limit, cache) = (pixelLimit, decoded)
     return try await DetachedThread.run(name: "ferry-image") {
       let source = try payload.data()
-      let image: RGBAImage
-      if let kept = cache.image(of: source) {
-        image = kept
-      } else {
-        image = try RGBAImage.decode(source, as: input, pixelLimit: limit)
-        cache.keep(source, image)
+      let image = try cache.image(of: source) {
+        try RGBAImage.decode(source, as: input, pixelLimit: limit)
       }
       let data = try image.encoded(as: output)
       guard let spool, data.count > Self.inMemoryLimit else { return .data(data) }

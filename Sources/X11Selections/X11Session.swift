@@ -71,7 +71,8 @@ package final class X11Session: X11EventLoopSession {
       owner.handleDestroyed(window)
     case .ownerChange(let change):
       ownerships[change.selection] =
-        change.kind == .newOwner ? SelectionOwnership(window: change.owner, since: change.selectionTime) : nil
+        change.kind == .newOwner
+        ? SelectionOwnership(window: change.owner, since: change.selectionTime) : nil
       let published = SelectionOwnerChange(
         selection: connection.selection(named: change.selection) ?? "",
         kind: SelectionOwnerChange.Kind(change.kind),

@@ -65,7 +65,8 @@ extension SelectionOffer {
       selection: offer.role.selection, advertised: offer.advertised,
       owner: offer.owner.map {
         SelectionOwnership(
-          window: XWindow(rawValue: UInt($0.owner)), since: XTimestamp(rawValue: UInt($0.generation)))
+          window: XWindow(rawValue: UInt($0.owner)),
+          since: XTimestamp(rawValue: UInt($0.generation)))
       })
   }
 }

@@ -25,7 +25,8 @@ extension SelectionLoop {
       if Task.isCancelled { break }
       do {
         let data = try await read(
-          entries[index].target, of: offer.selection, stepTimeout: stepTimeout, byteLimit: remaining,
+          entries[index].target, of: offer.selection, stepTimeout: stepTimeout,
+          byteLimit: remaining,
           expectedOwner: offer.owner)
         entries[index].data = data
         remaining -= data.count

@@ -49,7 +49,8 @@ extension SelectionLoop {
   /// Reads one target and returns its data for its type: compound text and (unless the type
   /// is Latin-1 itself) `STRING` are decoded to UTF-8.
   func read(
-    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration, byteLimit: Int?,
+    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration,
+    byteLimit: Int?,
     expectedOwner: SelectionOwnership? = nil
   ) async throws -> Data {
     try await data(
