@@ -2,6 +2,9 @@
 public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Nobody owns the selection.
   case noOwner(SelectionRole)
+  /// Another owner took the selection before a request meant for the owner that made the
+  /// offer was made: nothing was asked of the new one.
+  case ownerChanged(SelectionRole)
   /// The owner refused the type (X11: it answered `None`; Wayland: it does not offer it).
   case refused(SelectionRole, target: String)
   /// A step of the transfer took longer than its timeout: the owner's answer or a chunk;
@@ -24,6 +27,7 @@ public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .noOwner(let role): "nobody owns \(role)"
+    case .ownerChanged(let role): "another owner took \(role)"
     case .refused(let role, let target): "the owner of \(role) refused to convert it to \(target)"
     case .timedOut(let step): "timed out \(step)"
     case .tooLarge(let limit): "the data is larger than \(limit) bytes"

@@ -141,6 +141,12 @@ final class SelectionBinding: Sendable {
         capture = await backend.capture(
           offer, targets: offer.essentialTargets, budget: byteBudget,
           stepTimeout: captureStepTimeout)
+        if capture?.entries.contains(where: { $0.failure == .ownerChanged(role) }) == true {
+          // Replaced while it was read — by this broker serving another binding's copy, or
+          // by an owner whose own capture follows: its partial copy is nobody's.
+          logger.debug("\(role): its owner was replaced during the capture; dropped")
+          capture = nil
+        }
         if sources != nil { application = await backend.application(owning: owner) }
       } catch {
         logger.debug("could not mirror \(role): \(error)")
@@ -191,8 +197,11 @@ final class SelectionBinding: Sendable {
       sources?.note(item, source: application)
       let count = pasteboard.write([item])
       echoes?.recorded(item, by: self)
+      let failures = capture.entries.compactMap { entry in
+        entry.failure.map { "\(entry.target.name): \($0)" }
+      }
       logger.debug(
-        "mirrored \(capture.entries.count) targets of \(role) (\(capture.byteCount) bytes) from \(owner)"
+        "mirrored \(capture.entries.count) targets of \(role) (\(capture.byteCount) bytes) from \(owner)\(failures.isEmpty ? "" : "; not captured: " + failures.joined(separator: ", "))"
       )
       return policy.recorded(item: ObjectIdentifier(item), changeCount: count)
     }

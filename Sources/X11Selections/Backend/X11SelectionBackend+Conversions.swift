@@ -40,8 +40,8 @@ extension BackendError {
     case .refused(_, let target): self = .refused(role, target: target)
     case .timedOut(let step): self = .timedOut(step)
     case .tooLarge(let limit): self = .tooLarge(limit: limit)
-    case .protocolError, .missingExtension, .malformedReply, .ownerChanged:
-      self = .failed("\(error)")
+    case .ownerChanged: self = .ownerChanged(role)
+    case .protocolError, .missingExtension, .malformedReply: self = .failed("\(error)")
     }
   }
 }

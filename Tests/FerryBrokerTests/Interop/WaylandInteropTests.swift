@@ -316,6 +316,12 @@ import Testing
     #expect(!moved && changes == 2, "changes after the two copies and a quiet wait: \(changes)")
     #expect(await wlPastes("from X, X focused"))
     #expect(await pastes(fixture, "from X, X focused"))
+    let log = try await fixture.stop()
+    if !pastedInX || changes != 2 {
+      print(
+        "broker log:\n\(log.split(separator: "\n").filter { !$0.contains("client closed the connection") && !$0.contains("ferry status") && !$0.contains("code=providerFailed") }.suffix(200).joined(separator: "\n"))"
+      )
+    }
   }
 }
 
