@@ -39,7 +39,7 @@ import Testing
 
   /// `count` readers of `target` on CLIPBOARD, each stalled in INCR holding its first chunk
   /// (`xselprobe stall`). TARGETS is asked first (the broker reads the text once to see what it
-  /// may offer), so that each reader's request is answered within its 5 s in a debug build.
+  /// may offer), so that each reader's request is answered soon (the probe waits 60 s for it).
   private func stalledReaders(_ fixture: BrokerFixture, count: Int, target: String) async throws
     -> [PeerProcess]
   {
