@@ -50,6 +50,17 @@ public final class BrokerHistory: Sendable {
     }
   }
 
+  /// Records the copy a binding kept as its owner went (``SelectionBinding``): one whose
+  /// bytes past the capture budget a paste read in full from the owner, which were not at
+  /// hand when the copy was made. Only on the pasteboards the history follows.
+  func recordKept(_ item: PasteboardItem, from board: Pasteboard, changeCount: Int) async {
+    guard settings.recordedPasteboards.contains(board.name.rawValue) else {
+      _ = sources.take(item)
+      return
+    }
+    await record(item, from: board, changeCount: changeCount)
+  }
+
   /// Records `item`, the pasteboard's copy at `changeCount`.
   func record(_ item: PasteboardItem, from board: Pasteboard, changeCount: Int) async {
     let source = sources.take(item)

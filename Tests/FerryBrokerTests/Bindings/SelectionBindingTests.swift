@@ -179,7 +179,88 @@ import UniformTypeIdentifiers
     #expect(harness.backend.readCount("UTF8_STRING") == 1)
     harness.backend.peerExits(.primary)
     #expect(
+      await Deadline.wait(for: .seconds(20)) { harness.pasteboard.items.isEmpty },
+      "a budget of zero keeps nothing of an owner that went, even what was read")
+    #expect(
       harness.backend.owner(.primary) == nil, "PRIMARY's targets alone are nothing to take over")
+  }
+
+  /// Issue 31: a copy past the budget that a paste read in full is kept when its owner goes —
+  /// served, without a change — and what nobody read of it is not offered any more.
+  @Test func aCopyPastTheBudgetReadInFullIsKeptWhenItsOwnerGoes() async throws {
+    let harness = try await Harness(budget: 4)
+    let text = String(repeating: "past the budget ", count: 100_000)
+    harness.backend.peerCopies(
+      .clipboard, [.text(text), EmbeddedPeerTarget("text/html", .html, Data("<b>unread</b>".utf8))])
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        !harness.pasteboard.hasPendingWrite
+          && harness.pasteboard.items.first?.representations.allSatisfy(\.isLazy) == true
+      }, "nothing fits in 4 bytes")
+    let item = try #require(harness.pasteboard.items.first)
+    guard case .file = try await item.payload(for: .utf8PlainText) else {
+      Issue.record("1.6 MB read from the owner goes to a spool file")
+      return
+    }
+    let count = harness.pasteboard.changeCount
+    harness.backend.peerExits(.clipboard)
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.backend.brokerOwns(.clipboard) })
+    let pasted = try await harness.backend.peerPastes(
+      .clipboard, UTType.utf8PlainText.identifier)
+    #expect(pasted == Data(text.utf8), "peers get the bytes read in full")
+    #expect(harness.pasteboard.changeCount == count, "keeping the copy is not a change")
+    let kept = try #require(harness.pasteboard.items.first)
+    #expect(kept.storedTypes == [.utf8PlainText], "the target nobody read is gone")
+    #expect(kept.representations.allSatisfy { !$0.isLazy }, "nothing is asked of the owner again")
+    #expect(try await kept.data(for: .utf8PlainText) == Data(text.utf8))
+  }
+
+  /// Issue 31: a copy past the budget that nobody read is gone when its owner goes: the
+  /// pasteboard is cleared (one change), as the selection is, and the broker does not own it.
+  @Test func aCopyPastTheBudgetNobodyReadIsForgottenWhenItsOwnerGoes() async throws {
+    let harness = try await Harness(budget: 4)
+    harness.backend.peerCopies(.clipboard, [.text(String(repeating: "unread ", count: 1000))])
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        !harness.pasteboard.hasPendingWrite
+          && harness.pasteboard.items.first?.representations.first?.isLazy == true
+      })
+    let count = harness.pasteboard.changeCount
+    harness.backend.peerExits(.clipboard)
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.pasteboard.items.isEmpty })
+    #expect(harness.pasteboard.changeCount == count + 1)
+    #expect(harness.backend.owner(.clipboard) == nil)
+  }
+
+  /// The seam's lazy read (Wayland's and the embedded display's, through
+  /// `OfferCapture.item(readingTheRestWith:streamingWith:stepTimeout:)`) streams to a file of
+  /// the item's spool, removed with the item; a concealed item's stays in memory.
+  @Test func aLazyReadThroughTheSeamGoesToTheSpool() async throws {
+    let backend = EmbeddedSelectionBackend(clock: ManualClock())
+    let bytes = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+    backend.peerCopies(.clipboard, [EmbeddedPeerTarget("application/octet-stream", .data, bytes)])
+    let offer = try await backend.offer(of: .clipboard, stepTimeout: .seconds(2))
+    let capture = await backend.capture(offer, budget: 1 << 20, stepTimeout: .seconds(2))
+    #expect(capture.captured.isEmpty, "3 MiB is past a budget of 1 MiB")
+    var item: PasteboardItem? = backend.item(capture, readingTheRestWithin: .seconds(2))
+    guard case .file(let url) = try await item!.payload(for: .data) else {
+      Issue.record("a read past the in-memory limit goes to the spool")
+      return
+    }
+    #expect(try Data(contentsOf: url) == bytes)
+    item = nil
+    #expect(!FileManager.default.fileExists(atPath: url.path), "the file goes with its item")
+
+    let concealed = OfferCapture(
+      offer: OwnerOffer(role: .clipboard, targets: offer.targets, isConcealed: true),
+      entries: capture.entries)
+    let secret = backend.item(concealed, readingTheRestWithin: .seconds(2))
+    #expect(secret.options.contains(.concealed))
+    guard case .data(let data) = try await secret.payload(for: .data) else {
+      Issue.record("a concealed item's bytes never touch the disk")
+      return
+    }
+    #expect(data == bytes)
   }
 
   @Test func restoreTakesOnlyAnUnownedSelection() async throws {
