@@ -269,7 +269,7 @@ final class SelectionBinding: Sendable {
       let history
     {
       sources?.note(item, source: captured.application)
-      await history.recordKept(item, from: pasteboard, changeCount: count)
+      await history.recordKept(item, replacing: top, from: pasteboard, changeCount: count)
     }
   }
 

@@ -18,19 +18,31 @@ import UniformTypeIdentifiers
   final class Harness: Sendable {
     let clock = ManualClock()
     let backend: EmbeddedSelectionBackend<ManualClock>
-    let pasteboard = Pasteboard(name: Pasteboard.Name(rawValue: "binding-\(UUID().uuidString)"))
+    let pasteboard: Pasteboard
     let binding: SelectionBinding
     let running: Task<Void, Never>
     let role: SelectionRole
 
-    init(role: SelectionRole = .clipboard, budget: Int = 1 << 20) async throws {
+    /// With a `history`, the pasteboard is a `general` of the harness's own, recorded.
+    init(role: SelectionRole = .clipboard, budget: Int = 1 << 20, history: BrokerHistory? = nil)
+      async throws
+    {
       self.role = role
+      pasteboard =
+        history == nil
+        ? Pasteboard(name: Pasteboard.Name(rawValue: "binding-\(UUID().uuidString)"))
+        : Pasteboard(name: .general)
       backend = EmbeddedSelectionBackend(clock: clock)
       binding = SelectionBinding(
         pasteboard: pasteboard, role: role, backend: backend, byteBudget: budget,
-        captureStepTimeout: .seconds(2),
+        sources: history?.sources, history: history, captureStepTimeout: .seconds(2),
         logger: Logger(label: "binding-test"))
-      running = Task { [binding] in await binding.run() }
+      running = Task { [binding, pasteboard] in
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await binding.run() }
+          if let history { group.addTask { await history.follow(pasteboard) } }
+        }
+      }
       // Subscribed to owner changes, and following the pasteboard: a write is served.
       try #require(await Deadline.wait(for: .seconds(20)) { backend.watcherCount == 1 })
       let probe = PasteboardItem(representations: [.data(Data("probe".utf8), type: .utf8PlainText)])
@@ -213,6 +225,35 @@ import UniformTypeIdentifiers
     #expect(kept.storedTypes == [.utf8PlainText], "the target nobody read is gone")
     #expect(kept.representations.allSatisfy { !$0.isLazy }, "nothing is asked of the owner again")
     #expect(try await kept.data(for: .utf8PlainText) == Data(text.utf8))
+  }
+
+  /// Issue 31: the history records a copy past the budget once a paste has read it in full
+  /// and its owner has gone; the entry recorded when it was made, of the captured target
+  /// only, gives way to it: one copy, one entry.
+  @Test func aKeptCopyReplacesItsPartialHistoryEntry() async throws {
+    let directory = URL(fileURLWithPath: try makeTemporaryDirectory())
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let history = try BrokerHistory(
+      directory: directory, settings: HistorySettings(), logger: Logger(label: "binding-test"))
+    let harness = try await Harness(budget: 64, history: history)
+    let text = String(repeating: "past the budget ", count: 100_000)
+    harness.backend.peerCopies(
+      .clipboard, [EmbeddedPeerTarget("text/html", .html, Data("<b>fits</b>".utf8)), .text(text)])
+    let entries = { (try? history.store.list(limit: 10)) ?? [] }
+    #expect(
+      await Deadline.wait(for: .seconds(20)) { entries().contains { $0.types == ["public.html"] } },
+      "the copy is recorded as made, with what was captured: \(entries().map(\.types))")
+    let item = try #require(harness.pasteboard.items.first)
+    #expect(try await item.data(for: .utf8PlainText) == Data(text.utf8))
+    harness.backend.peerExits(.clipboard)
+    let full = ["public.html", "public.utf8-plain-text"]
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        entries().contains { $0.types == full }
+          && !entries().contains { $0.types == ["public.html"] }
+      }, "the kept copy replaces the partial entry: \(entries().map(\.types))")
+    #expect(entries().first?.types == full, "newest first")
+    #expect(entries().first?.totalSize == Int64(11 + text.utf8.count))
   }
 
   /// Issue 31: a copy past the budget that nobody read is gone when its owner goes: the
