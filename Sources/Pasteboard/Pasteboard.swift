@@ -98,6 +98,21 @@ public final class Pasteboard: Sendable {
     replace(with: [])
   }
 
+  /// Removes every item, provided nothing was written since `changeCount`: a copy that
+  /// went away with its owner is forgotten, and a newer one is left alone.
+  ///
+  /// - Returns: The new change count, or `nil` when the pasteboard changed since.
+  @discardableResult
+  public func clearContents(ifChangeCountIs changeCount: Int) -> Int? {
+    contents.withLock { contents in
+      guard contents.changeCount == changeCount else { return nil }
+      contents.items = []
+      contents.changeCount += 1
+      for watcher in contents.watchers.values { watcher.yield(contents.changeCount) }
+      return contents.changeCount
+    }
+  }
+
   /// Replaces the contents with `items`.
   ///
   /// - Returns: The new change count.

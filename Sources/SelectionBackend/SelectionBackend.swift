@@ -54,6 +54,11 @@ public protocol SelectionBackend: AnyObject, Sendable {
   /// An item of the captured data that reads every other target from the owner on request,
   /// while it owns the selection. A read whose step times out fails with
   /// `PasteboardError.providerTimedOut`.
+  ///
+  /// A target read on request is written to a file of the item's spool as it arrives (the
+  /// bytes in memory when they are few), never held whole in memory, and no file is left when
+  /// the read fails; a concealed item's bytes, which never touch the disk, are read into
+  /// memory.
   func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration) -> PasteboardItem
 
   /// Streams the owner's `target` to `descriptor` as it arrives.

@@ -9,6 +9,14 @@ public typealias TargetReader =
   @Sendable (_ role: SelectionRole, _ target: String, _ limit: Int) async throws(BackendError) ->
   Data
 
+/// Streams one target of the current owner of a selection to a descriptor as it arrives
+/// (``SelectionBackend/read(_:target:into:stepTimeout:)``): how
+/// ``OfferCapture/item(readingTheRestWith:streamingWith:stepTimeout:)`` writes a target read
+/// on request to the item's spool.
+public typealias TargetStreamer =
+  @Sendable (_ role: SelectionRole, _ target: String, _ descriptor: Int32)
+  async throws(BackendError) -> Void
+
 extension OfferCapture {
   /// Captures `targets` of `offer` one after the other within `budget` bytes: a target that
   /// fails gets the reason and no data; a timeout or a gone owner ends the capture (an owner
@@ -32,25 +40,37 @@ extension OfferCapture {
     return OfferCapture(offer: offer, entries: entries)
   }
 
-  /// An item of the captured data that reads every other target with `read` on request. A
-  /// read whose step times out fails with `PasteboardError.providerTimedOut`.
-  public func item(readingTheRestWith read: @escaping TargetReader, stepTimeout: Duration)
-    -> PasteboardItem
-  {
+  /// An item of the captured data that reads every other target on request. A read whose
+  /// step times out fails with `PasteboardError.providerTimedOut`.
+  ///
+  /// A target read on request is streamed with `stream` to a file of the item's spool as it
+  /// arrives (the bytes in memory when they are few), never held whole, and no file is left
+  /// when the read fails; a concealed item, which has no spool, is read into memory with
+  /// `read`. What was read stays at hand when the owner goes
+  /// (`PasteboardItem.itemAtHand()`).
+  public func item(
+    readingTheRestWith read: @escaping TargetReader,
+    streamingWith stream: @escaping TargetStreamer, stepTimeout: Duration
+  ) -> PasteboardItem {
     let role = offer.role
     return PasteboardItem(
       representations: entries.map { entry in
         if let data = entry.data { return .data(data, type: entry.target.type) }
         let target = entry.target
-        return .lazy(target.type, timeLimit: .seconds(3600)) {
-          do {
-            return .data(try await read(role, target.name, .max))
-          } catch BackendError.timedOut {
-            let (seconds, attoseconds) = stepTimeout.components
-            throw PasteboardError.providerTimedOut(
-              target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
-          }
-        }
+        return .lazy(
+          target.type, timeLimit: .seconds(3600),
+          spooling: { spool in
+            do {
+              guard let spool else { return .data(try await read(role, target.name, .max)) }
+              return try await spool.payload { descriptor in
+                try await stream(role, target.name, descriptor)
+              }
+            } catch BackendError.timedOut {
+              let (seconds, attoseconds) = stepTimeout.components
+              throw PasteboardError.providerTimedOut(
+                target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+            }
+          })
       },
       options: offer.isConcealed ? .concealed : [])
   }

@@ -133,6 +133,9 @@ public final class WaylandSelectionBackend: SelectionBackend {
     capture.item(
       readingTheRestWith: { (role, target, limit) async throws(BackendError) -> Data in
         try await self.read(role, target: target, stepTimeout: stepTimeout, limit: limit)
+      },
+      streamingWith: { (role, target, descriptor) async throws(BackendError) in
+        try await self.read(role, target: target, into: descriptor, stepTimeout: stepTimeout)
       }, stepTimeout: stepTimeout)
   }
 

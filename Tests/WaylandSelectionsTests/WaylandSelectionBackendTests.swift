@@ -121,6 +121,27 @@ import WaylandSelections
     #expect(pasted.stdout == bytes)
   }
 
+  /// Issue 31: a target past the capture budget, read on request, goes from the owner's pipe
+  /// to a file of the item's spool (spliced, never held in memory) and goes with the item.
+  @Test func aLazyReadPastTheBudgetGoesToTheSpool() async throws {
+    let bytes = Data((0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ $0 >> 9) })
+    #expect(
+      try await session.runServing(["wl-copy", "--type", "application/octet-stream"], input: bytes)
+        .status == 0)
+    let offer = try await backend.offer(of: .clipboard, stepTimeout: .seconds(5))
+    let capture = await backend.capture(offer, budget: 1 << 20, stepTimeout: .seconds(5))
+    #expect(capture.captured.isEmpty, "4 MiB is past a budget of 1 MiB")
+    var item: PasteboardItem? = backend.item(capture, readingTheRestWithin: .seconds(5))
+    guard case .file(let url) = try await item!.payload(for: .data) else {
+      Issue.record("a read past the in-memory limit goes to the spool")
+      return
+    }
+    #expect(try Data(contentsOf: url) == bytes)
+    #expect(item?.itemAtHand()?.storedTypes == [.data], "what was read stays at hand")
+    item = nil
+    #expect(!FileManager.default.fileExists(atPath: url.path), "the file goes with its item")
+  }
+
   @Test func aClearedSelectionHasNoOwner() async throws {
     #expect(try await session.run(["wl-copy", "--clear"]).status == 0)
     #expect(

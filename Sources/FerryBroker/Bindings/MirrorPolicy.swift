@@ -13,7 +13,9 @@ import SelectionBackend
 ///   one change (``captureEnded(_:_:changeCount:)``).
 /// - When the owner goes, the mirrored copy is served — after a capture in progress ends, and
 ///   only if nobody owns the selection then: the policy never overtakes a new owner
-///   (``ownerGone()``).
+///   (``ownerGone()``). Of a copy this binding captured, the binding keeps what is at hand —
+///   the captured bytes and what a paste read in full from the owner — and forgets a copy
+///   with nothing at hand (docs/CLIPBOARD-MANAGER.md, "What the broker captures").
 struct MirrorPolicy: Sendable {
   /// An item on the pasteboard, by identity.
   typealias ItemID = ObjectIdentifier
@@ -28,6 +30,10 @@ struct MirrorPolicy: Sendable {
     var item: ItemID
     /// The pasteboard's change count after it was written.
     var changeCount: Int
+    /// Whether the item was written for the capture (``recorded(item:changeCount:)``), rather
+    /// than being an item the pasteboard already held (a bridge's echo, a save): its lazy
+    /// representations read from the owner, and what they read decides what is kept.
+    var isCaptureItem = false
   }
 
   /// What the policy decides.
@@ -44,6 +50,7 @@ struct MirrorPolicy: Sendable {
     case record(id: Int)
     /// Serve the mirrored copy if nobody owns the selection; report with ``tookOver(item:)``
     /// when the pasteboard still holds that copy (the change count), or give the selection up.
+    /// A capture item with nothing at hand is forgotten instead: report with ``forgot()``.
     case takeOver(ifChangeCountIs: Int)
   }
 
@@ -111,7 +118,8 @@ struct MirrorPolicy: Sendable {
     guard let pending = pendingRecord else { return [] }
     pendingRecord = nil
     mirror = Mirror(
-      owner: pending.owner, capture: pending.capture, item: item, changeCount: changeCount)
+      owner: pending.owner, capture: pending.capture, item: item, changeCount: changeCount,
+      isCaptureItem: true)
     return takeOverIfTheOwnerWent()
   }
 
@@ -128,6 +136,13 @@ struct MirrorPolicy: Sendable {
   mutating func tookOver(item: ItemID) {
     mirror?.item = item
     mirror?.owner = .none
+    mirror?.isCaptureItem = false  // now held whole by the broker
+  }
+
+  /// The mirrored copy went with its owner, nothing of it at hand: the pasteboard was
+  /// cleared.
+  mutating func forgot() {
+    mirror = nil
   }
 
   /// The history's newest copy, item `item`, was put on the selection.
@@ -154,8 +169,10 @@ struct MirrorPolicy: Sendable {
     return takeOver()
   }
 
+  /// A capture item is always handed to the binding, which keeps what is at hand of it or
+  /// forgets it; another item only when the capture holds something to serve.
   private func takeOver() -> [Action] {
-    guard let mirror, !mirror.capture.captured.isEmpty else { return [] }
+    guard let mirror, mirror.isCaptureItem || !mirror.capture.captured.isEmpty else { return [] }
     return [.takeOver(ifChangeCountIs: mirror.changeCount)]
   }
 }

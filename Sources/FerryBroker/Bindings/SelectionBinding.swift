@@ -15,6 +15,11 @@ import SelectionBackend
 ///   is zero: its targets are recorded at once and its data read on request, from the owner.
 /// - A capture never harms the owner's transfer, and a selection is never taken from a live
 ///   owner: only Ferry's own writes, or an owner that has gone, make the binding take it.
+/// - Past the budget, a copy is kept as far as its bytes are at hand when its owner goes:
+///   what a paste read in full from the owner (into the spool) is kept, served and recorded
+///   in the history like captured bytes; a copy with nothing at hand is forgotten — the
+///   pasteboard is cleared, so every reader finds it gone, `pbpaste` as `xclip -o`. A
+///   binding whose budget is zero (`PRIMARY`) keeps nothing of an owner that went.
 /// - One copy is one change: the pasteboard's change count moves when an owner offers
 ///   something new, not when the binding takes over a copy it holds, saves it for an exiting
 ///   application, or hears of the same ownership twice (docs/PROTOCOL.md, "Change counts").
@@ -31,6 +36,9 @@ final class SelectionBinding: Sendable {
   let logger: Logger
   /// Where the owner's application is noted for the history.
   let sources: ItemSources?
+  /// The history, which records a copy kept when its owner went with bytes it could not
+  /// record when the copy was made (read past the budget).
+  let history: BrokerHistory?
   /// The copies the pasteboard's other bindings recorded, when there are others (X11 and
   /// Wayland bridged): what comes back through the compositor's own bridge is not a change.
   let echoes: BridgeEchoes?
@@ -39,6 +47,9 @@ final class SelectionBinding: Sendable {
   private let policy = TrackedMutex(MirrorPolicy())
   /// The capture in progress, by the policy's id.
   private let capturing = TrackedMutex<(id: Int, task: Task<Void, Never>)?>(nil)
+  /// The item last written for a capture, and its owner's application: the copy whose lazy
+  /// representations read from the owner. Held weakly: a replaced copy goes at once.
+  private let captureItem = TrackedMutex(CaptureItem())
   /// How far the pasteboard's changes have reached the selection.
   let published = PublicationGate()
 
@@ -53,9 +64,10 @@ final class SelectionBinding: Sendable {
 
   init(
     pasteboard: Pasteboard, role: SelectionRole, backend: any SelectionBackend, byteBudget: Int,
-    sources: ItemSources? = nil, echoes: BridgeEchoes? = nil,
+    sources: ItemSources? = nil, history: BrokerHistory? = nil, echoes: BridgeEchoes? = nil,
     captureStepTimeout: Duration = defaultCaptureStepTimeout, logger: Logger
   ) {
+    self.history = history
     self.echoes = echoes
     self.captureStepTimeout = captureStepTimeout
     self.sources = sources
@@ -196,6 +208,7 @@ final class SelectionBinding: Sendable {
       }
       sources?.note(item, source: application)
       let count = pasteboard.write([item])
+      captureItem.withLock { $0 = CaptureItem(item: item, application: application) }
       echoes?.recorded(item, by: self)
       let failures = capture.entries.compactMap { entry in
         entry.failure.map { "\(entry.target.name): \($0)" }
@@ -222,9 +235,25 @@ final class SelectionBinding: Sendable {
 
   /// The owner went away: serve the mirrored copy if nobody else has taken the selection.
   /// The copy is the one the pasteboard already holds, so its change count stays.
+  ///
+  /// Of the item written for a capture, what is kept is what is at hand: the captured bytes
+  /// and the representations a paste read in full from the owner. A copy with nothing at
+  /// hand — or any copy, when the budget is zero — is forgotten: the pasteboard is cleared.
   private func takeOver(ifChangeCountIs count: Int) async {
     guard let capture = policy.withLock({ $0.mirror?.capture }) else { return }
-    let item = capture.item
+    let top = pasteboard.items.first
+    let captured = captureItem.withLock { $0 }
+    let item: PasteboardItem
+    if let top, top === captured.item {
+      guard byteBudget > 0, let atHand = top.itemAtHand() else {
+        forget(ifChangeCountIs: count)
+        return
+      }
+      item = atHand
+    } else {
+      guard !capture.captured.isEmpty else { return }
+      item = capture.item
+    }
     do {
       // Never from a new owner, even one that takes the selection as the broker looks.
       try await backend.own(role, item: item, onlyIfUnowned: true)
@@ -237,10 +266,32 @@ final class SelectionBinding: Sendable {
       policy.tookOver(item: ObjectIdentifier(item))
       return true
     }
-    if kept {
-      logger.info("the owner of \(role) went away; serving its copy")
-    } else {
+    guard kept else {
       await backend.disown(role)  // Something newer was written meanwhile: serve that.
+      return
+    }
+    logger.info("the owner of \(role) went away; serving its copy")
+    // Bytes read past the budget were not at hand when the copy was recorded: record the
+    // copy as kept. (A copy that was whole then is in the history already.)
+    if let top, top === captured.item,
+      item.representations.count > top.representations.filter({ !$0.isLazy }).count,
+      let history
+    {
+      sources?.note(item, source: captured.application)
+      await history.recordKept(item, replacing: top, from: pasteboard, changeCount: count)
+    }
+  }
+
+  /// Clears the pasteboard of the copy whose owner went with nothing of it at hand, unless
+  /// something newer was written: every reader finds it gone, as on the selection.
+  private func forget(ifChangeCountIs count: Int) {
+    let forgotten = policy.withLock { policy -> Bool in
+      guard pasteboard.clearContents(ifChangeCountIs: count) != nil else { return false }
+      policy.forgot()
+      return true
+    }
+    if forgotten {
+      logger.info("the owner of \(role) went away with its copy, which nobody read in full")
     }
   }
 
@@ -301,4 +352,10 @@ final class SelectionBinding: Sendable {
     logger.info("saved \(capture.captured.count) targets of \(role) for an exiting application")
     return true
   }
+}
+
+/// The item a binding last wrote for a capture, held weakly, and its owner's application.
+struct CaptureItem: Sendable {
+  weak var item: PasteboardItem?
+  var application: String?
 }

@@ -128,7 +128,8 @@ public enum BrokerDaemon {
       let backend = opened.backend
       let general = SelectionBinding(
         pasteboard: .general, role: .clipboard, backend: backend,
-        byteBudget: configuration.captureLimit, sources: history?.sources, echoes: echoes,
+        byteBudget: configuration.captureLimit, sources: history?.sources, history: history,
+        echoes: echoes,
         captureStepTimeout: configuration.captureStepTimeout, logger: logger)
       bindings[.general, default: []].append(general)
       bridgeTasks.append(Task { await general.run() })
@@ -136,7 +137,7 @@ public enum BrokerDaemon {
       if backend.roles.contains(.primary) {
         let primary = SelectionBinding(
           pasteboard: .primary, role: .primary, backend: backend, byteBudget: 0,
-          sources: history?.sources,
+          sources: history?.sources, history: history,
           captureStepTimeout: configuration.captureStepTimeout, logger: logger)
         bindings[.primary, default: []].append(primary)
         bridgeTasks.append(Task { await primary.run() })

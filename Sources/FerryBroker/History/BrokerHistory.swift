@@ -1,5 +1,6 @@
 import ClipboardHistory
 import Dispatch
+import FerrySystem
 import Foundation
 import Logging
 import Pasteboard
@@ -18,6 +19,9 @@ public final class BrokerHistory: Sendable {
   let sources = ItemSources()
   private let queue = DispatchQueue(label: "ferry.history", qos: .utility)
   private let logger: Logger
+  /// Each pasteboard's copy last recorded and its entry, the item held weakly: a copy kept
+  /// when its owner went replaces its partial entry (``recordKept(_:replacing:from:changeCount:)``).
+  private let lastRecorded = TrackedMutex<[Pasteboard.Name: RecordedCopy]>([:])
 
   /// Opens the history in `directory` as its writer.
   ///
@@ -50,13 +54,52 @@ public final class BrokerHistory: Sendable {
     }
   }
 
+  /// Records the copy a binding kept as its owner went (``SelectionBinding``): `kept` holds
+  /// bytes past the capture budget that a paste read in full from the owner, which were not
+  /// at hand when `original` was recorded. The entry recorded for `original` then, with what
+  /// was captured only, gives way to the fuller one, unless it was pinned: one copy, one
+  /// entry. Only on the pasteboards the history follows.
+  func recordKept(
+    _ kept: PasteboardItem, replacing original: PasteboardItem, from board: Pasteboard,
+    changeCount: Int
+  ) async {
+    guard settings.recordedPasteboards.contains(board.name.rawValue) else {
+      _ = sources.take(kept)
+      return
+    }
+    let partial = lastRecorded.withLock { last -> HistoryEntry.ID? in
+      guard let recorded = last[board.name], recorded.item === original else { return nil }
+      return recorded.id
+    }
+    guard let id = await record(kept, from: board, changeCount: changeCount), let partial,
+      partial != id
+    else { return }
+    do {
+      let deleted = try await perform { store -> Bool in
+        guard let entry = try store.entry(partial), !entry.isPinned else { return false }
+        return try store.delete([partial]) == 1
+      }
+      if deleted {
+        logger.debug(
+          "the kept copy replaces entry \(partial.rawValue)", metadata: ["entry": "\(id)"])
+      }
+    } catch {
+      logger.error("the history could not replace entry \(partial.rawValue): \(error)")
+    }
+  }
+
   /// Records `item`, the pasteboard's copy at `changeCount`.
-  func record(_ item: PasteboardItem, from board: Pasteboard, changeCount: Int) async {
+  ///
+  /// - Returns: The entry that holds it, or `nil` when it was not recorded.
+  @discardableResult
+  func record(_ item: PasteboardItem, from board: Pasteboard, changeCount: Int) async
+    -> HistoryEntry.ID?
+  {
     let source = sources.take(item)
-    if item.options.contains(.concealed) || item.options.contains(.transient) { return }
+    if item.options.contains(.concealed) || item.options.contains(.transient) { return nil }
     if settings.ignores(source) {
       logger.debug("not recorded: \(source ?? "") is in history.ignore")
-      return
+      return nil
     }
     // What is at hand: stored bytes and files. A lazy representation (the part of an X
     // owner's offer past the capture budget, or PRIMARY's data) would mean asking the owner
@@ -70,29 +113,37 @@ public final class BrokerHistory: Sendable {
         HistoryItem.Representation(
           type: representation.type.identifier, content: payload, isText: isText))
     }
-    guard !representations.isEmpty else { return }
+    guard !representations.isEmpty else { return nil }
     let entry = HistoryItem(
       pasteboard: board.name.rawValue, changeCount: changeCount, source: source,
       representations: representations)
     let logger = self.logger
+    let id: HistoryEntry.ID
     do {
       let result = try await perform { try $0.record(entry) }
       switch result {
-      case .refused(let reason): logger.info("not recorded in the history: \(reason)")
-      case .recorded(let id, let evicted):
+      case .refused(let reason):
+        logger.info("not recorded in the history: \(reason)")
+        return nil
+      case .recorded(let recorded, let evicted):
+        id = recorded
         logger.debug(
           "recorded",
           metadata: [
             "entry": "\(id)", "evicted": "\(evicted.count)", "pasteboard": "\(board.name.rawValue)",
           ])
-      case .deduplicated(let id):
+      case .deduplicated(let recorded):
+        id = recorded
         logger.debug(
           "recorded again", metadata: ["entry": "\(id)", "pasteboard": "\(board.name.rawValue)"])
       }
     } catch {
       // A full disk, a blob that cannot be written: this copy is not kept; the clipboard works.
       logger.error("the history could not record a copy: \(error)")
+      return nil
     }
+    lastRecorded.withLock { $0[board.name] = RecordedCopy(item: item, id: id) }
+    return id
   }
 
   /// Whether a type's bytes are text the history searches and previews: UTF-8 or ASCII text
@@ -185,4 +236,10 @@ public final class BrokerHistory: Sendable {
       return nil
     }
   }
+}
+
+/// A copy the history recorded, held weakly, and its entry.
+struct RecordedCopy: Sendable {
+  weak var item: PasteboardItem?
+  var id: HistoryEntry.ID
 }

@@ -37,6 +37,9 @@ public final class PasteboardItem: Sendable {
   /// Where conversions too large for memory go; none for a concealed item, which never
   /// touches the disk.
   let spool: Spool?
+  /// What each lazy representation's provider produced, by stored type, once it succeeded:
+  /// the bytes at hand (``itemAtHand()``).
+  let fetched = TrackedMutex<[UTType: PasteboardPayload]>([:])
 
   /// Makes an item.
   ///
@@ -170,7 +173,9 @@ public final class PasteboardItem: Sendable {
       case .payload(let stored): return stored
       case .lazy(_, let make):
         do {
-          return try await make()
+          let payload = try await make(spool.map(ConversionSpool.init(spool:)))
+          fetched.withLock { $0[representation.type] = payload }
+          return payload
         } catch let error as PasteboardError {
           throw error
         } catch is CancellationError {

@@ -14,12 +14,22 @@ public struct PasteboardRepresentation: Sendable {
   /// How a representation's bytes come into being.
   enum Provider: Sendable {
     case payload(PasteboardPayload)
-    case lazy(timeLimit: Duration, @Sendable () async throws -> PasteboardPayload)
+    /// Run with the item's spool: `nil` for a concealed item, which never touches the disk.
+    case lazy(timeLimit: Duration, @Sendable (ConversionSpool?) async throws -> PasteboardPayload)
   }
 
   /// The representation's type.
   public let type: UTType
   let provider: Provider
+  /// What must live as long as the representation: the item whose spool holds its file,
+  /// when it was taken from another item (``PasteboardItem/itemAtHand()``).
+  let keeps: (any AnyObject & Sendable)?
+
+  init(type: UTType, provider: Provider, keeps: (any AnyObject & Sendable)? = nil) {
+    self.type = type
+    self.provider = provider
+    self.keeps = keeps
+  }
 
   /// The file holding the bytes, for a representation made with ``file(_:type:)`` (as a
   /// document's are); `nil` for bytes in memory and lazy ones.
@@ -74,6 +84,32 @@ public struct PasteboardRepresentation: Sendable {
   public static func lazy(
     _ type: UTType, timeLimit: Duration = defaultTimeLimit,
     _ produce: @escaping @Sendable () async throws -> PasteboardPayload
+  ) -> PasteboardRepresentation {
+    PasteboardRepresentation(
+      type: type, provider: .lazy(timeLimit: timeLimit) { _ in try await produce() })
+  }
+
+  /// Bytes produced on the first request, as ``lazy(_:timeLimit:_:)``, by a provider that may
+  /// write them to a file of the item's spool: for bytes that may be large and come from
+  /// elsewhere (an X or Wayland owner), so that they are never held whole in memory.
+  ///
+  /// The provider gets the item's ``ConversionSpool``, or `nil` for a concealed item, whose
+  /// bytes never touch the disk: it then returns them in memory.
+  ///
+  /// ```swift
+  /// .lazy(.utf8PlainText, spooling: { spool in
+  ///   guard let spool else { return .data(try await readWhole()) }
+  ///   return try await spool.payload { descriptor in try await stream(into: descriptor) }
+  /// })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The representation's type.
+  ///   - timeLimit: How long one run may take.
+  ///   - produce: Makes the payload, given the item's spool.
+  public static func lazy(
+    _ type: UTType, timeLimit: Duration = defaultTimeLimit,
+    spooling produce: @escaping @Sendable (ConversionSpool?) async throws -> PasteboardPayload
   ) -> PasteboardRepresentation {
     PasteboardRepresentation(type: type, provider: .lazy(timeLimit: timeLimit, produce))
   }

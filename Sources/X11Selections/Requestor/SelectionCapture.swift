@@ -63,6 +63,11 @@ public struct SelectionCapture: Sendable {
   /// An item of the captured data that reads every other target from the owner on request,
   /// while it lives. A read whose step times out fails with
   /// `PasteboardError.providerTimedOut`.
+  ///
+  /// A target read on request goes to a file of the item's spool as it arrives (the bytes in
+  /// memory when they are few), never held whole; a concealed item's, which has no spool, is
+  /// read into memory. What was read stays at hand when the owner goes
+  /// (`PasteboardItem.itemAtHand()`).
   public func item(
     readingTheRestFrom display: X11Display, stepTimeout: Duration = X11Display.defaultStepTimeout
   ) -> PasteboardItem {
@@ -71,21 +76,28 @@ public struct SelectionCapture: Sendable {
       representations: entries.map { entry in
         if let data = entry.data { return .data(data, type: entry.target.type) }
         let target = entry.target
-        return .lazy(target.type, timeLimit: .seconds(3600)) { [owner = offer.owner] in
-          do {
-            // Asked of the owner that made the offer only: another's data is another copy.
-            return .data(
-              try await display.loop.read(
-                target, of: selection, stepTimeout: stepTimeout, byteLimit: nil,
-                expectedOwner: owner))
-          } catch X11Error.timedOut(_) {
-            // The owner's silence is the provider's timeout, not its failure: the broker
-            // answers `timeout`, as pbpaste does without one.
-            let (seconds, attoseconds) = stepTimeout.components
-            throw PasteboardError.providerTimedOut(
-              target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
-          }
-        }
+        return .lazy(
+          target.type, timeLimit: .seconds(3600),
+          spooling: { [owner = offer.owner] spool in
+            do {
+              // Asked of the owner that made the offer only: another's data is another copy.
+              guard let spool else {
+                return .data(
+                  try await display.loop.read(
+                    target, of: selection, stepTimeout: stepTimeout, byteLimit: nil,
+                    expectedOwner: owner))
+              }
+              return try await display.loop.read(
+                target, of: selection, spoolingTo: spool, stepTimeout: stepTimeout,
+                expectedOwner: owner)
+            } catch X11Error.timedOut(_) {
+              // The owner's silence is the provider's timeout, not its failure: the broker
+              // answers `timeout`, as pbpaste does without one.
+              let (seconds, attoseconds) = stepTimeout.components
+              throw PasteboardError.providerTimedOut(
+                target.type, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+            }
+          })
       },
       options: offer.isConcealed ? .concealed : [])
   }

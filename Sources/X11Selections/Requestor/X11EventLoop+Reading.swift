@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Pasteboard
 
 extension SelectionLoop {
   /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the
@@ -60,11 +61,39 @@ extension SelectionLoop {
       for: target)
   }
 
+  /// Reads one target as ``read(_:of:stepTimeout:byteLimit:expectedOwner:)`` does, its bytes
+  /// written to a file of `spool` as they arrive, never held whole (the bytes in memory when
+  /// they are few: ``ConversionSpool/payload(inMemoryUpTo:writtenBy:)``). A read that fails
+  /// leaves no file.
+  ///
+  /// Compound text, and `STRING` for a type that is not Latin-1, are decoded to UTF-8 in
+  /// memory: owners send UTF-8 for UTF-8 targets, and the few that answer with another
+  /// encoding send short texts.
+  func read(
+    _ target: SelectionOffer.Target, of selection: Selection, spoolingTo spool: ConversionSpool,
+    stepTimeout: Duration, expectedOwner: SelectionOwnership? = nil
+  ) async throws -> PasteboardPayload {
+    var reply: SelectionData?
+    let payload = try await spool.payload { descriptor in
+      reply = try await read(
+        selection, target: target.name, into: .fileDescriptor(descriptor),
+        stepTimeout: stepTimeout, byteLimit: nil, expectedOwner: expectedOwner)
+    }
+    guard var reply, Self.needsDecoding(reply, for: target) else { return payload }
+    reply.data = try payload.data()
+    return .data(try await data(of: reply, for: target))
+  }
+
+  /// Whether a reply's bytes are text in another encoding than `target`'s type says:
+  /// compound text, or `STRING` (Latin-1) for a type that is not Latin-1.
+  static func needsDecoding(_ reply: SelectionData, for target: SelectionOffer.Target) -> Bool {
+    reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && target.type != .latin1PlainText)
+  }
+
   /// A reply's data for `target`'s type: compound text and (unless the type is Latin-1
   /// itself) `STRING` decoded to UTF-8.
   func data(of reply: SelectionData, for target: SelectionOffer.Target) async throws -> Data {
-    if reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && target.type != .latin1PlainText)
-    {
+    if Self.needsDecoding(reply, for: target) {
       return Data(try await decodeText(reply).utf8)
     }
     return reply.data

@@ -104,7 +104,22 @@ import UniformTypeIdentifiers
       offer: OwnerOffer(role: .primary, targets: [target]), entries: [.init(target: target)])
     _ = empty.captureEnded(1, recordedOnly, changeCount: 0)
     _ = empty.recorded(item: id(0), changeCount: 1)
-    #expect(empty.ownerGone().isEmpty, "PRIMARY's targets alone are nothing to serve")
+    #expect(
+      empty.ownerGone() == [.takeOver(ifChangeCountIs: 1)],
+      "a capture item goes to the binding, which keeps what is at hand of it or forgets it")
+    empty.forgot()
+    #expect(empty.mirror == nil)
+    #expect(empty.ownerGone().isEmpty, "a forgotten copy is nothing to take over")
+  }
+
+  @Test func anEchoWithNothingCapturedIsNotTakenOver() {
+    var policy = MirrorPolicy()
+    _ = policy.ownerChanged(ownerA)
+    let target = OwnerOffer.Target(name: "UTF8_STRING", type: .utf8PlainText)
+    let nothing = OfferCapture(
+      offer: OwnerOffer(role: .clipboard, targets: [target]), entries: [.init(target: target)])
+    #expect(policy.captureEnded(1, nothing, changeCount: 3, heldAs: id(1)).isEmpty)
+    #expect(policy.ownerGone().isEmpty, "an item the pasteboard held already is left as it is")
   }
 
   @Test func anOwnerGoneDuringItsCaptureIsTakenOverOnceTheCaptureIsRecorded() {
@@ -167,7 +182,9 @@ import UniformTypeIdentifiers
     #expect(policy.captureEnded(2, empty, changeCount: 1) == [.record(id: 2)])
     _ = policy.recorded(item: id(1), changeCount: 2)
     #expect(
-      policy.ownerGone().isEmpty, "neither the empty selection nor the copy before it is re-offered"
-    )
+      policy.ownerGone() == [.takeOver(ifChangeCountIs: 2)],
+      "the empty selection's item goes to the binding, which has nothing at hand to keep")
+    policy.forgot()
+    #expect(policy.ownerGone().isEmpty, "nor is the copy before it re-offered")
   }
 }

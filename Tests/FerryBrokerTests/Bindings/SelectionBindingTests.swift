@@ -18,19 +18,31 @@ import UniformTypeIdentifiers
   final class Harness: Sendable {
     let clock = ManualClock()
     let backend: EmbeddedSelectionBackend<ManualClock>
-    let pasteboard = Pasteboard(name: Pasteboard.Name(rawValue: "binding-\(UUID().uuidString)"))
+    let pasteboard: Pasteboard
     let binding: SelectionBinding
     let running: Task<Void, Never>
     let role: SelectionRole
 
-    init(role: SelectionRole = .clipboard, budget: Int = 1 << 20) async throws {
+    /// With a `history`, the pasteboard is a `general` of the harness's own, recorded.
+    init(role: SelectionRole = .clipboard, budget: Int = 1 << 20, history: BrokerHistory? = nil)
+      async throws
+    {
       self.role = role
+      pasteboard =
+        history == nil
+        ? Pasteboard(name: Pasteboard.Name(rawValue: "binding-\(UUID().uuidString)"))
+        : Pasteboard(name: .general)
       backend = EmbeddedSelectionBackend(clock: clock)
       binding = SelectionBinding(
         pasteboard: pasteboard, role: role, backend: backend, byteBudget: budget,
-        captureStepTimeout: .seconds(2),
+        sources: history?.sources, history: history, captureStepTimeout: .seconds(2),
         logger: Logger(label: "binding-test"))
-      running = Task { [binding] in await binding.run() }
+      running = Task { [binding, pasteboard] in
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await binding.run() }
+          if let history { group.addTask { await history.follow(pasteboard) } }
+        }
+      }
       // Subscribed to owner changes, and following the pasteboard: a write is served.
       try #require(await Deadline.wait(for: .seconds(20)) { backend.watcherCount == 1 })
       let probe = PasteboardItem(representations: [.data(Data("probe".utf8), type: .utf8PlainText)])
@@ -179,7 +191,117 @@ import UniformTypeIdentifiers
     #expect(harness.backend.readCount("UTF8_STRING") == 1)
     harness.backend.peerExits(.primary)
     #expect(
+      await Deadline.wait(for: .seconds(20)) { harness.pasteboard.items.isEmpty },
+      "a budget of zero keeps nothing of an owner that went, even what was read")
+    #expect(
       harness.backend.owner(.primary) == nil, "PRIMARY's targets alone are nothing to take over")
+  }
+
+  /// Issue 31: a copy past the budget that a paste read in full is kept when its owner goes —
+  /// served, without a change — and what nobody read of it is not offered any more.
+  @Test func aCopyPastTheBudgetReadInFullIsKeptWhenItsOwnerGoes() async throws {
+    let harness = try await Harness(budget: 4)
+    let text = String(repeating: "past the budget ", count: 100_000)
+    harness.backend.peerCopies(
+      .clipboard, [.text(text), EmbeddedPeerTarget("text/html", .html, Data("<b>unread</b>".utf8))])
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        !harness.pasteboard.hasPendingWrite
+          && harness.pasteboard.items.first?.representations.allSatisfy(\.isLazy) == true
+      }, "nothing fits in 4 bytes")
+    let item = try #require(harness.pasteboard.items.first)
+    guard case .file = try await item.payload(for: .utf8PlainText) else {
+      Issue.record("1.6 MB read from the owner goes to a spool file")
+      return
+    }
+    let count = harness.pasteboard.changeCount
+    harness.backend.peerExits(.clipboard)
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.backend.brokerOwns(.clipboard) })
+    let pasted = try await harness.backend.peerPastes(
+      .clipboard, UTType.utf8PlainText.identifier)
+    #expect(pasted == Data(text.utf8), "peers get the bytes read in full")
+    #expect(harness.pasteboard.changeCount == count, "keeping the copy is not a change")
+    let kept = try #require(harness.pasteboard.items.first)
+    #expect(kept.storedTypes == [.utf8PlainText], "the target nobody read is gone")
+    #expect(kept.representations.allSatisfy { !$0.isLazy }, "nothing is asked of the owner again")
+    #expect(try await kept.data(for: .utf8PlainText) == Data(text.utf8))
+  }
+
+  /// Issue 31: the history records a copy past the budget once a paste has read it in full
+  /// and its owner has gone; the entry recorded when it was made, of the captured target
+  /// only, gives way to it: one copy, one entry.
+  @Test func aKeptCopyReplacesItsPartialHistoryEntry() async throws {
+    let directory = URL(fileURLWithPath: try makeTemporaryDirectory())
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let history = try BrokerHistory(
+      directory: directory, settings: HistorySettings(), logger: Logger(label: "binding-test"))
+    let harness = try await Harness(budget: 64, history: history)
+    let text = String(repeating: "past the budget ", count: 100_000)
+    harness.backend.peerCopies(
+      .clipboard, [EmbeddedPeerTarget("text/html", .html, Data("<b>fits</b>".utf8)), .text(text)])
+    let entries = { (try? history.store.list(limit: 10)) ?? [] }
+    #expect(
+      await Deadline.wait(for: .seconds(20)) { entries().contains { $0.types == ["public.html"] } },
+      "the copy is recorded as made, with what was captured: \(entries().map(\.types))")
+    let item = try #require(harness.pasteboard.items.first)
+    #expect(try await item.data(for: .utf8PlainText) == Data(text.utf8))
+    harness.backend.peerExits(.clipboard)
+    let full = ["public.html", "public.utf8-plain-text"]
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        entries().contains { $0.types == full }
+          && !entries().contains { $0.types == ["public.html"] }
+      }, "the kept copy replaces the partial entry: \(entries().map(\.types))")
+    #expect(entries().first?.types == full, "newest first")
+    #expect(entries().first?.totalSize == Int64(11 + text.utf8.count))
+  }
+
+  /// Issue 31: a copy past the budget that nobody read is gone when its owner goes: the
+  /// pasteboard is cleared (one change), as the selection is, and the broker does not own it.
+  @Test func aCopyPastTheBudgetNobodyReadIsForgottenWhenItsOwnerGoes() async throws {
+    let harness = try await Harness(budget: 4)
+    harness.backend.peerCopies(.clipboard, [.text(String(repeating: "unread ", count: 1000))])
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        !harness.pasteboard.hasPendingWrite
+          && harness.pasteboard.items.first?.representations.first?.isLazy == true
+      })
+    let count = harness.pasteboard.changeCount
+    harness.backend.peerExits(.clipboard)
+    #expect(await Deadline.wait(for: .seconds(20)) { harness.pasteboard.items.isEmpty })
+    #expect(harness.pasteboard.changeCount == count + 1)
+    #expect(harness.backend.owner(.clipboard) == nil)
+  }
+
+  /// The seam's lazy read (Wayland's and the embedded display's, through
+  /// `OfferCapture.item(readingTheRestWith:streamingWith:stepTimeout:)`) streams to a file of
+  /// the item's spool, removed with the item; a concealed item's stays in memory.
+  @Test func aLazyReadThroughTheSeamGoesToTheSpool() async throws {
+    let backend = EmbeddedSelectionBackend(clock: ManualClock())
+    let bytes = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+    backend.peerCopies(.clipboard, [EmbeddedPeerTarget("application/octet-stream", .data, bytes)])
+    let offer = try await backend.offer(of: .clipboard, stepTimeout: .seconds(2))
+    let capture = await backend.capture(offer, budget: 1 << 20, stepTimeout: .seconds(2))
+    #expect(capture.captured.isEmpty, "3 MiB is past a budget of 1 MiB")
+    var item: PasteboardItem? = backend.item(capture, readingTheRestWithin: .seconds(2))
+    guard case .file(let url) = try await item!.payload(for: .data) else {
+      Issue.record("a read past the in-memory limit goes to the spool")
+      return
+    }
+    #expect(try Data(contentsOf: url) == bytes)
+    item = nil
+    #expect(!FileManager.default.fileExists(atPath: url.path), "the file goes with its item")
+
+    let concealed = OfferCapture(
+      offer: OwnerOffer(role: .clipboard, targets: offer.targets, isConcealed: true),
+      entries: capture.entries)
+    let secret = backend.item(concealed, readingTheRestWithin: .seconds(2))
+    #expect(secret.options.contains(.concealed))
+    guard case .data(let data) = try await secret.payload(for: .data) else {
+      Issue.record("a concealed item's bytes never touch the disk")
+      return
+    }
+    #expect(data == bytes)
   }
 
   @Test func restoreTakesOnlyAnUnownedSelection() async throws {

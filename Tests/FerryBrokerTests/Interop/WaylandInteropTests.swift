@@ -115,6 +115,48 @@ import Testing
     #expect(try await changeCount(fixture) == count, "taking the copy over is not a change")
   }
 
+  /// Issue 31 on Wayland, with a capture budget of 1 MiB: a copy past it that a paste read in
+  /// full outlives its owner for every reader (wl-paste as pbpaste); one nobody read is gone
+  /// for every reader once its owner exits.
+  @Test func aCopyPastTheBudgetOutlivesItsOwnerOnlyWhenReadInFull() async throws {
+    let fixture = try await BrokerFixture(
+      display: nil, start: false, environment: ["WAYLAND_DISPLAY": session.socketPath])
+    try await fixture.startDaemon(arguments: ["--capture-limit", "1"])
+    let read = Data(String(repeating: "read in full on wayland\n", count: 160_000).utf8)
+    let owner = try await session.peer(
+      ["wl-copy", "--foreground", "--type", "text/plain;charset=utf-8"], input: read)
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        (try? await fixture.run(["pbpaste"], timeout: .seconds(30)))?.stdout == read
+      }, "pbpaste reads the copy past the budget in full")
+    _ = try await DetachedThread.run { owner.kill() }
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        (try? await session.run(["wl-paste", "--no-newline"]))?.stdout == read
+      }, "the broker serves what was read once its owner has gone")
+    #expect(try await fixture.run(["pbpaste"]).stdout == read)
+
+    let before = try await changeCount(fixture)
+    let unread = Data(String(repeating: "never read on wayland\n", count: 160_000).utf8)
+    let second = try await session.peer(
+      ["wl-copy", "--foreground", "--type", "text/plain;charset=utf-8"], input: unread)
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        (try? await changeCount(fixture)).map { $0 > before } ?? false
+      }, "the broker saw the second copy")
+    #expect(try await fixture.run(["pbpaste", "--list-types"]).status == 0)
+    _ = try await DetachedThread.run { second.kill() }
+    var paste: PeerProcess.Result?
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        paste = try? await fixture.run(["pbpaste"])
+        return paste?.status == 1
+      }, "pbpaste finds the copy gone: \(paste?.stderrText ?? "")")
+    let wlPaste = try await session.run(["wl-paste", "--no-newline"])
+    #expect(wlPaste.status != 0 && wlPaste.stdout.isEmpty, "and so does wl-paste")
+    try await fixture.stop()
+  }
+
   @Test func eachCopyIsOneChange() async throws {
     let fixture = try await broker()
     let before = try await changeCount(fixture)
