@@ -4,7 +4,7 @@ import Pasteboard
 /// Reads one target of the current owner of a selection, at most `limit` bytes: what a
 /// backend that reads target by target (Wayland's data-control; the embedded backend) gives
 /// ``OfferCapture/targetByTarget(_:targets:budget:read:)`` and
-/// ``OfferCapture/item(readingTheRestWith:stepTimeout:)``.
+/// ``OfferCapture/item(readingTheRestWith:streamingWith:stepTimeout:)``.
 public typealias TargetReader =
   @Sendable (_ role: SelectionRole, _ target: String, _ limit: Int) async throws(BackendError) ->
   Data
