@@ -29,9 +29,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     // `swift package generate-documentation` for Scripts/docs; no target depends on it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
   ],
@@ -50,6 +48,14 @@ let package = Package(
     .systemLibrary(
       name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    // SQLite with FTS5 (Debian's libsqlite3-dev), for the history's database.
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
+    // libyaml (Debian's libyaml-dev), the YAML parser the configuration file is read with.
+    .systemLibrary(
+      name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"])]),
     // glibc's <malloc.h> (mallopt, malloc_trim) for the daemon's HeapRelease.
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     // The Swift runtime's global-executor hook, for the daemon's EventLoopGlobalExecutor.
@@ -98,13 +104,11 @@ let package = Package(
     .target(name: "FerryProtocol", dependencies: ["FerrySystem", "JSONText"]),
     .target(name: "FerryClient", dependencies: ["FerryProtocol", "FerrySystem", "JSONText"]),
 
-    // The persistent history: SQLite (Debian's libsqlite3-dev) through GRDB. Never a
-    // dependency of pbcopy or pbpaste.
+    // The persistent history: SQLite (Debian's libsqlite3-dev) through a small layer of its
+    // own (GRDB's Foundation brought ICU into `ferry`). Never a dependency of pbcopy or pbpaste.
     .target(
       name: "ClipboardHistory",
-      dependencies: [
-        "CLibCrypto", "FerrySystem", "Pasteboard", .product(name: "GRDB", package: "GRDB.swift"),
-      ]),
+      dependencies: ["CLibCrypto", "CSQLite", "FerrySystem", "Pasteboard"]),
 
     // X11: the one core over Xlib (the only importer of CX11), the selections (owner, reader,
     // XDND, and the seam's X11 backend), and the drag and drop windows.
@@ -126,11 +130,9 @@ let package = Package(
         "CFerrySystem", "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
       ]),
 
-    // The daemon's configuration file (YAML, read with Yams), environment and flags. Never a
-    // dependency of pbcopy or pbpaste.
-    .target(
-      name: "FerryConfiguration",
-      dependencies: ["NearMiss", .product(name: "Yams", package: "Yams")]),
+    // The daemon's configuration file (YAML, read with libyaml), environment and flags. Never
+    // a dependency of pbcopy or pbpaste.
+    .target(name: "FerryConfiguration", dependencies: ["CYAML", "FerrySystem", "NearMiss"]),
 
     // The broker daemon.
     .target(
@@ -159,21 +161,15 @@ let package = Package(
       name: "ferry",
       dependencies: [
         "ClipboardHistory", "DragWindows", "FerryBroker", "FerryClient", "FerryCommandLine",
-        "FerryConfiguration",
-        "FerryProtocol", "ImageConversion", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
+        "FerryConfiguration", "FerryProtocol", "FerrySystem", "ImageConversion", "JSONText",
+        "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
-    .executableTarget(
-      name: "pbcopy",
-      dependencies: [
-        "FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]),
-    .executableTarget(
-      name: "pbpaste",
-      dependencies: [
-        "FerryCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]),
+    // pbcopy and pbpaste on their own: the commands are FerryCommandLine's, which `ferry` also
+    // runs when it is run by their names (Scripts/install installs them as links to `ferry`).
+    .executableTarget(name: "pbcopy", dependencies: ["FerryCommandLine"]),
+    .executableTarget(name: "pbpaste", dependencies: ["FerryCommandLine"]),
 
     // Test support: the tests' Xvfb, peers, deadlines and process keeper, and the fixture
     // processes the tests start (Tests/Fixtures).
@@ -215,11 +211,7 @@ let package = Package(
       dependencies: ["FerryTestSupport", "ImageConversion", "Pasteboard", "UniformTypeIdentifiers"]),
     .testTarget(
       name: "ClipboardHistoryTests",
-      dependencies: [
-        "ClipboardHistory", "FerryTestSupport", "Pasteboard",
-        .product(name: "GRDB", package: "GRDB.swift"),
-        "HistoryFixture",
-      ]),
+      dependencies: ["ClipboardHistory", "FerryTestSupport", "Pasteboard", "HistoryFixture"]),
     .testTarget(
       name: "X11SelectionsTests",
       dependencies: [

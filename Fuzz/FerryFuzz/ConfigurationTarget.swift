@@ -1,6 +1,6 @@
 import FerryConfiguration
 
-/// The daemon's configuration file (YAML through Yams): any text either reads to settings or
+/// The daemon's configuration file (YAML through libyaml): any text either reads to settings or
 /// is refused with one line naming the file and a line of it, as the README promises every
 /// bad input; settings name each key once, on a line the text has.
 let configurationTarget = FuzzTarget(name: "configuration") { bytes in

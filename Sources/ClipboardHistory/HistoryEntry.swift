@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A recorded copy, as the store lists it: what was copied, when, from whom, and its
 /// representations' types and sizes (not their bytes; open those with

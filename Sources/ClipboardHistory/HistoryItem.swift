@@ -1,5 +1,10 @@
-import Foundation
 import Pasteboard
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One copy to record: the pasteboard it was on, when, from whom, and its representations in
 /// preference order.

@@ -1,5 +1,3 @@
-import GRDB
-
 extension HistoryStore {
   /// Pins or unpins an entry. A pinned entry is never evicted and survives
   /// ``clear(includingPinned:)``.
@@ -10,9 +8,8 @@ extension HistoryStore {
     try changes.withLock { _ in
       let changed = try mapErrors {
         try database.write { db in
-          try db.execute(
-            sql: "UPDATE entry SET pinned = ? WHERE id = ?", arguments: [pinned, id.rawValue])
-          return db.changesCount
+          try db.execute("UPDATE entry SET pinned = ? WHERE id = ?", [pinned, id.rawValue])
+          return db.changes
         }
       }
       if changed == 0 { throw HistoryError.noSuchEntry(id) }
@@ -28,10 +25,10 @@ extension HistoryStore {
   public func delete(_ ids: [HistoryEntry.ID]) throws -> Int {
     if ids.isEmpty { return 0 }
     return try remove { db in
-      try Int64.fetchAll(
-        db.cachedStatement(
-          sql: "SELECT id FROM entry WHERE id IN (SELECT value FROM json_each(?))"),
-        arguments: [Self.jsonArray(ids.map(\.rawValue))])
+      try db.fetchAll(
+        "SELECT id FROM entry WHERE id IN (SELECT value FROM json_each(?))",
+        [Self.jsonArray(ids.map(\.rawValue))]
+      ) { $0.int64(0) }
     }
   }
 
@@ -43,13 +40,14 @@ extension HistoryStore {
   @discardableResult
   public func clear(includingPinned: Bool = false) throws -> Int {
     try remove { db in
-      try Int64.fetchAll(
-        db, sql: includingPinned ? "SELECT id FROM entry" : "SELECT id FROM entry WHERE pinned = 0")
+      try db.fetchAll(
+        includingPinned ? "SELECT id FROM entry" : "SELECT id FROM entry WHERE pinned = 0"
+      ) { $0.int64(0) }
     }
   }
 
   /// Deletes the entries `select` picks, in one transaction, then their blobs no row names.
-  private func remove(_ select: @escaping (Database) throws -> [Int64]) throws -> Int {
+  private func remove(_ select: (SQLiteConnection) throws -> [Int64]) throws -> Int {
     try requireWriter()
     return try changes.withLock { _ in
       let (count, orphans) = try mapErrors {
@@ -69,16 +67,14 @@ extension HistoryStore {
   /// cascade and trigger.
   ///
   /// - Returns: The blobs the deleted entries named.
-  func removeEntries(_ ids: [Int64], _ db: Database) throws -> Set<String> {
+  func removeEntries(_ ids: [Int64], _ db: SQLiteConnection) throws -> Set<String> {
     let list = Self.jsonArray(ids)
-    let named = try String.fetchSet(
-      db.cachedStatement(
-        sql:
-          "SELECT sha256 FROM representation WHERE inFile = 1 AND entryId IN (SELECT value FROM json_each(?))"
-      ),
-      arguments: [list])
-    try db.cachedStatement(sql: "DELETE FROM entry WHERE id IN (SELECT value FROM json_each(?))")
-      .execute(arguments: [list])
+    let named = Set(
+      try db.fetchAll(
+        "SELECT sha256 FROM representation WHERE inFile = 1 AND entryId IN (SELECT value FROM json_each(?))",
+        [list]
+      ) { $0.string(0) })
+    try db.execute("DELETE FROM entry WHERE id IN (SELECT value FROM json_each(?))", [list])
     return named
   }
 
@@ -89,9 +85,9 @@ extension HistoryStore {
   }
 
   /// The blobs among `hashes` that no row names: to delete once the transaction commits.
-  func unreferenced(_ hashes: Set<String>, _ db: Database) throws -> [String] {
+  func unreferenced(_ hashes: Set<String>, _ db: SQLiteConnection) throws -> [String] {
     let named = try db.cachedStatement(
-      sql: "SELECT EXISTS (SELECT 1 FROM representation WHERE inFile = 1 AND sha256 = ?)")
-    return try hashes.filter { try !(Bool.fetchOne(named, arguments: [$0]) ?? false) }
+      "SELECT EXISTS (SELECT 1 FROM representation WHERE inFile = 1 AND sha256 = ?)")
+    return try hashes.filter { try !(named.fetchOne([$0]) { $0.bool(0) } ?? false) }
   }
 }

@@ -1,8 +1,7 @@
-import Foundation
-import GRDB
-
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #endif
 
 extension HistoryStore {
@@ -14,57 +13,54 @@ extension HistoryStore {
   ///   ``HistoryError/foreignDatabase(path:)`` or ``HistoryError/newerSchema(path:)``.
   static func checkExisting(_ path: String) throws {
     do {
-      let queue = try readOnlyQueue(path, label: "ClipboardHistory.check")
-      defer { try? queue.close() }
-      try queue.read { db in
-        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+      let database = try readOnlyDatabase(path)
+      defer { try? database.close() }
+      try database.read { db in
+        let applicationID = try db.fetchOne("PRAGMA application_id") { Int32($0.int64(0)) } ?? 0
+        let objects = try db.fetchOne("SELECT count(*) FROM sqlite_master") { $0.int(0) } ?? 0
         guard applicationID == HistorySchema.applicationID || (applicationID == 0 && objects == 0)
         else {
           throw HistoryError.foreignDatabase(path: path)
         }
-        if try HistorySchema.migrator.hasBeenSuperseded(db) {
+        if try HistorySchema.hasBeenSuperseded(db) {
           throw HistoryError.newerSchema(path: path)
         }
       }
     } catch let error as HistoryError {
       throw error
-    } catch let error as DatabaseError {
+    } catch let error as SQLiteError {
       throw HistoryError.unreadableDatabase(
-        path: path, reason: error.message ?? "\(error.resultCode)")
+        path: path, reason: error.message ?? "SQLite error \(error.resultCode)")
     }
   }
 
   /// Opens the database: a writer in WAL mode with the schema migrated to the newest
   /// version, a reader read-only on a schema that is complete.
-  static func openDatabase(_ path: String, access: Access) throws -> DatabaseQueue {
-    var configuration = Configuration()
-    configuration.label = "ClipboardHistory"
-    // A reader in another process may hold the database for a moment while it checkpoints.
-    configuration.busyMode = .timeout(5)
-    configuration.journalMode = .wal
+  static func openDatabase(_ path: String, access: Access) throws -> SQLiteDatabase {
     do {
-      let queue =
-        try access == .writer
-        ? DatabaseQueue(path: path, configuration: configuration)
-        : readOnlyQueue(path, label: "ClipboardHistory")
       switch access {
       case .writer:
-        try HistorySchema.migrator.migrate(queue)
+        // A reader in another process may hold the database for a moment while it
+        // checkpoints: the connection waits up to 5 s for it.
+        let connection = try SQLiteConnection(path: path, readOnly: false)
+        try connection.enableWriteAheadLog()
+        try HistorySchema.migrate(connection)
+        return SQLiteDatabase(connection)
       case .reader:
-        let complete = try queue.read { try HistorySchema.migrator.hasCompletedMigrations($0) }
+        let database = try readOnlyDatabase(path)
+        let complete = try database.read { try HistorySchema.hasCompletedMigrations($0) }
         if !complete { throw HistoryError.missingDatabase(path: path) }
+        return database
       }
-      return queue
     } catch let error as HistoryError {
       throw error
-    } catch let error as DatabaseError {
-      if error.resultCode == .SQLITE_FULL { throw HistoryError.diskFull(path: path) }
-      if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
-        throw HistoryError.readOnlyDirectory(path: (path as NSString).deletingLastPathComponent)
+    } catch let error as SQLiteError {
+      if error.resultCode == SQLiteError.full { throw HistoryError.diskFull(path: path) }
+      if error.resultCode == SQLiteError.readOnly || error.resultCode == SQLiteError.cannotOpen {
+        throw HistoryError.readOnlyDirectory(path: directory(of: path))
       }
       throw HistoryError.unreadableDatabase(
-        path: path, reason: error.message ?? "\(error.resultCode)")
+        path: path, reason: error.message ?? "SQLite error \(error.resultCode)")
     }
   }
 
@@ -73,21 +69,39 @@ extension HistoryStore {
   /// immutable: no writer can be at work there (it could not write its log either), so
   /// nothing changes under the reader. What a crash left in a write-ahead log that was never
   /// checkpointed is then not seen.
-  static func readOnlyQueue(_ path: String, label: String) throws -> DatabaseQueue {
-    var configuration = Configuration()
-    configuration.readonly = true
-    configuration.label = label
-    configuration.busyMode = .timeout(5)
+  static func readOnlyDatabase(_ path: String) throws -> SQLiteDatabase {
     do {
-      let queue = try DatabaseQueue(path: path, configuration: configuration)
-      _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
-      return queue
-    } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
-      let directory = (path as NSString).deletingLastPathComponent
-      guard Glibc.access(directory, W_OK) != 0,
-        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
-      else { throw error }
-      return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
+      let database = try SQLiteDatabase(path: path, readOnly: true)
+      _ = try database.read { try $0.fetchOne("SELECT count(*) FROM sqlite_master") { $0.int(0) } }
+      return database
+    } catch let error as SQLiteError where error.resultCode == SQLiteError.cannotOpen {
+      guard Glibc.access(directory(of: path), W_OK) != 0 else { throw error }
+      return try SQLiteDatabase(
+        path: "file:\(uriEscaped(path))?immutable=1", readOnly: true, uri: true)
     }
+  }
+
+  /// The directory part of `path` (`/a/b` of `/a/b/c`; `.` when there is none).
+  static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// `path` as the path of a `file:` URI: every byte but letters, digits, `-._~` and `/`
+  /// percent-escaped.
+  static func uriEscaped(_ path: String) -> String {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var escaped: [UInt8] = []
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        escaped.append(byte)
+      default:
+        escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      }
+    }
+    return String(decoding: escaped, as: UTF8.self)
   }
 }

@@ -1,6 +1,10 @@
-import Foundation
-import GRDB
 import Pasteboard
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension HistoryStore {
   /// Entries, newest first.
@@ -13,7 +17,7 @@ extension HistoryStore {
     -> [HistoryEntry]
   {
     let filter = pasteboard == nil ? "" : "WHERE pasteboard = ?"
-    var arguments: StatementArguments = pasteboard.map { [$0] } ?? []
+    var arguments: [any SQLiteValue] = pasteboard.map { [$0] } ?? []
     arguments += [limit, offset]
     return try entries(
       sql:
@@ -51,7 +55,7 @@ extension HistoryStore {
   {
     guard let pattern = SearchPattern.prefixes(of: text) else { return [] }
     let filter = pasteboard == nil ? "" : "WHERE entry.pasteboard = ?"
-    var arguments: StatementArguments = [pattern, Self.searchCandidates]
+    var arguments: [any SQLiteValue] = [pattern, Self.searchCandidates]
     if let pasteboard { arguments += [pasteboard] }
     arguments += [limit]
     return try entries(
@@ -82,22 +86,25 @@ extension HistoryStore {
   public func contents(of id: HistoryEntry.ID, at index: Int) throws -> PasteboardPayload {
     let row = try mapErrors {
       try database.read { db in
-        try Row.fetchOne(
-          db.cachedStatement(
-            sql:
-              "SELECT type, size, sha256, inFile, inlineData FROM representation WHERE entryId = ? AND position = ?"
-          ),
-          arguments: [id.rawValue, index])
+        try db.fetchOne(
+          "SELECT type, size, sha256, inFile, inlineData FROM representation WHERE entryId = ? AND position = ?",
+          [id.rawValue, index]
+        ) {
+          (
+            type: $0.string(0), size: $0.int64(1), sha256: $0.string(2), inFile: $0.bool(3),
+            data: $0.data(4)
+          )
+        }
       }
     }
     guard let row else {
       throw try entry(id) == nil
         ? HistoryError.noSuchEntry(id) : HistoryError.noSuchRepresentation(id, index: index)
     }
-    guard row["inFile"] as Bool else { return .data(row["inlineData"] as Data? ?? Data()) }
-    let sha256: String = row["sha256"]
-    guard blobs.holds(sha256, size: row["size"]) else {
-      throw HistoryError.blobUnavailable(entry: id, type: row["type"], path: blobs.path(of: sha256))
+    guard row.inFile else { return .data(row.data ?? Data()) }
+    let sha256 = row.sha256
+    guard blobs.holds(sha256, size: row.size) else {
+      throw HistoryError.blobUnavailable(entry: id, type: row.type, path: blobs.path(of: sha256))
     }
     return .file(URL(fileURLWithPath: blobs.path(of: sha256)))
   }
@@ -113,13 +120,15 @@ extension HistoryStore {
   public func status() throws -> HistoryStatus {
     try mapErrors {
       try database.read { db in
-        let totals = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM totals")
-        let pinned = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE pinned = 1") ?? 0
-        let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-        let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+        let totals = try db.fetchOne("SELECT entries, bytes FROM totals") {
+          ($0.int(0), $0.int64(1))
+        }
+        let pinned =
+          try db.fetchOne("SELECT count(*) FROM entry WHERE pinned = 1") { $0.int(0) } ?? 0
+        let pages = try db.fetchOne("PRAGMA page_count") { $0.int64(0) } ?? 0
+        let pageSize = try db.fetchOne("PRAGMA page_size") { $0.int64(0) } ?? 0
         return HistoryStatus(
-          entries: totals?["entries"] ?? 0, pinnedEntries: pinned,
-          totalBytes: totals?["bytes"] ?? 0,
+          entries: totals?.0 ?? 0, pinnedEntries: pinned, totalBytes: totals?.1 ?? 0,
           databaseBytes: pages * pageSize, limits: limits, access: access)
       }
     }
@@ -132,35 +141,33 @@ extension HistoryStore {
   /// Runs an entry query (selecting ``entryColumns``), then reads the entries'
   /// representations in one more query. Columns are read by position: the hot path of
   /// `list` and `search`.
-  private func entries(sql: String, arguments: StatementArguments) throws -> [HistoryEntry] {
+  private func entries(sql: String, arguments: [any SQLiteValue]) throws -> [HistoryEntry] {
     try mapErrors {
       try database.read { db in
-        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-        if rows.isEmpty { return [] }
-        let ids = rows.map { $0[0] as Int64 }
+        var entries = try db.fetchAll(sql, arguments) { row in
+          HistoryEntry(
+            id: HistoryEntry.ID(rawValue: row.int64(0)), pasteboard: row.string(1),
+            date: Date(timeIntervalSince1970: row.double(2)),
+            changeCount: row.int(3), source: row.optionalString(4), isPinned: row.bool(5),
+            totalSize: row.int64(6), preview: row.optionalString(7), representations: [])
+        }
+        if entries.isEmpty { return [] }
         var representations = [Int64: [HistoryRepresentation]]()
-        let representationRows = try Row.fetchCursor(
-          db.cachedStatement(
-            sql: """
-              SELECT entryId, type, size, isText, sha256, inFile FROM representation
-              WHERE entryId IN (SELECT value FROM json_each(?)) ORDER BY entryId, position
-              """),
-          arguments: [Self.jsonArray(ids)])
-        while let row = try representationRows.next() {
-          representations[row[0], default: []].append(
+        let statement = try db.cachedStatement(
+          """
+          SELECT entryId, type, size, isText, sha256, inFile FROM representation
+          WHERE entryId IN (SELECT value FROM json_each(?)) ORDER BY entryId, position
+          """)
+        _ = try statement.fetchAll([Self.jsonArray(entries.map(\.id.rawValue))]) { row in
+          representations[row.int64(0), default: []].append(
             HistoryRepresentation(
-              type: row[1], size: row[2], isText: row[3], sha256: row[4],
-              storage: row[5] ? .file : .inline))
+              type: row.string(1), size: row.int64(2), isText: row.bool(3), sha256: row.string(4),
+              storage: row.bool(5) ? .file : .inline))
         }
-        return rows.map { row in
-          let id: Int64 = row[0]
-          return HistoryEntry(
-            id: HistoryEntry.ID(rawValue: id), pasteboard: row[1],
-            date: Date(timeIntervalSince1970: row[2]),
-            changeCount: row[3], source: row[4], isPinned: row[5], totalSize: row[6],
-            preview: row[7],
-            representations: representations[id] ?? [])
+        for index in entries.indices {
+          entries[index].representations = representations[entries[index].id.rawValue] ?? []
         }
+        return entries
       }
     }
   }

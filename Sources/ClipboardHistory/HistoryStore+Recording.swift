@@ -1,5 +1,3 @@
-import GRDB
-
 extension HistoryStore {
   /// Records a copy: a new entry at the top of the history, or the existing entry with the
   /// same content moved to the top.
@@ -47,50 +45,45 @@ extension HistoryStore {
   ///
   /// - Returns: The result, and the blobs no row names any more.
   private func insert(
-    _ item: HistoryItem, _ staged: StagedItem, _ db: Database
+    _ item: HistoryItem, _ staged: StagedItem, _ db: SQLiteConnection
   ) throws -> (RecordResult, orphans: [String]) {
     let digest = ContentHash.ofEntry(staged.representations)
-    let sequence =
-      try (Int64.fetchOne(db.cachedStatement(sql: "SELECT max(sequence) FROM entry")) ?? 0) + 1
-    let existing = try Int64.fetchOne(
-      db.cachedStatement(
-        sql: "SELECT id FROM entry WHERE pasteboard = ? AND digest = ?"),
-      arguments: [item.pasteboard, digest])
+    let sequence = try (db.fetchOne("SELECT max(sequence) FROM entry") { $0.int64(0) } ?? 0) + 1
+    let existing = try db.fetchOne(
+      "SELECT id FROM entry WHERE pasteboard = ? AND digest = ?", [item.pasteboard, digest]
+    ) { $0.int64(0) }
     if let existing {
-      try db.cachedStatement(
-        sql: """
-          UPDATE entry SET sequence = ?, recordedAt = ?, changeCount = ?, source = coalesce(?, source)
-          WHERE id = ?
-          """
-      ).execute(arguments: [
-        sequence, item.date.timeIntervalSince1970, item.changeCount, item.source, existing,
-      ])
+      try db.execute(
+        """
+        UPDATE entry SET sequence = ?, recordedAt = ?, changeCount = ?, source = coalesce(?, source)
+        WHERE id = ?
+        """,
+        [sequence, item.date.timeIntervalSince1970, item.changeCount, item.source, existing])
       return (.deduplicated(HistoryEntry.ID(rawValue: existing)), [])
     }
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO entry (sequence, pasteboard, recordedAt, changeCount, source, totalSize, preview, digest)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    ).execute(arguments: [
-      sequence, item.pasteboard, item.date.timeIntervalSince1970, item.changeCount, item.source,
-      staged.totalSize, staged.preview, digest,
-    ])
+    try db.execute(
+      """
+      INSERT INTO entry (sequence, pasteboard, recordedAt, changeCount, source, totalSize, preview, digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        sequence, item.pasteboard, item.date.timeIntervalSince1970, item.changeCount, item.source,
+        staged.totalSize, staged.preview, digest,
+      ])
     let id = db.lastInsertedRowID
     let insertRepresentation = try db.cachedStatement(
-      sql: """
-        INSERT INTO representation (entryId, position, type, size, isText, sha256, inFile, inlineData)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """)
+      """
+      INSERT INTO representation (entryId, position, type, size, isText, sha256, inFile, inlineData)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """)
     for (position, representation) in staged.representations.enumerated() {
-      try insertRepresentation.execute(arguments: [
+      try insertRepresentation.execute([
         id, position, representation.type, representation.size, representation.isText,
         representation.sha256, representation.inlineData == nil, representation.inlineData,
       ])
     }
     if let text = staged.searchText {
-      try db.cachedStatement(sql: "INSERT INTO entryText (rowid, text) VALUES (?, ?)")
-        .execute(arguments: [id, text])
+      try db.execute("INSERT INTO entryText (rowid, text) VALUES (?, ?)", [id, text])
     }
     let (evicted, orphans) = try evict(db, sparing: id)
     return (.recorded(HistoryEntry.ID(rawValue: id), evicted: evicted), orphans)
@@ -98,29 +91,27 @@ extension HistoryStore {
 
   /// Deletes the oldest unpinned entries, other than `sparing`, until the history is within
   /// its limits or only pinned entries are left.
-  private func evict(_ db: Database, sparing id: Int64) throws -> (
+  private func evict(_ db: SQLiteConnection, sparing id: Int64) throws -> (
     [HistoryEntry.ID], orphans: [String]
   ) {
     var evicted: [Int64] = []
     var named = Set<String>()
     while true {
       guard
-        let totals = try Row.fetchOne(db.cachedStatement(sql: "SELECT entries, bytes FROM totals"))
+        let totals = try db.fetchOne(
+          "SELECT entries, bytes FROM totals", [], { ($0.int(0), $0.int64(1)) })
       else { break }
-      var entries: Int = totals[0]
-      var bytes: Int64 = totals[1]
+      var (entries, bytes) = totals
       if entries <= limits.maximumEntries && bytes <= limits.maximumTotalBytes { break }
-      let oldest = try Row.fetchAll(
-        db.cachedStatement(
-          sql:
-            "SELECT id, totalSize FROM entry WHERE pinned = 0 AND id != ? ORDER BY sequence LIMIT 64"
-        ),
-        arguments: [id])
+      let oldest = try db.fetchAll(
+        "SELECT id, totalSize FROM entry WHERE pinned = 0 AND id != ? ORDER BY sequence LIMIT 64",
+        [id]
+      ) { (id: $0.int64(0), size: $0.int64(1)) }
       var batch: [Int64] = []
       for row in oldest where entries > limits.maximumEntries || bytes > limits.maximumTotalBytes {
-        batch.append(row[0])
+        batch.append(row.id)
         entries -= 1
-        bytes -= row[1] as Int64
+        bytes -= row.size
       }
       if batch.isEmpty { break }
       evicted += batch

@@ -1,6 +1,10 @@
 import FerrySystem
-import Foundation
-import GRDB
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The persistent clipboard history: every representation of every copy, in order, in an
 /// SQLite database with full-text search, large bytes in content-addressed files.
@@ -57,7 +61,7 @@ public final class HistoryStore: Sendable {
   /// The limits applied after each recording.
   public let limits: HistoryLimits
 
-  let database: DatabaseQueue
+  let database: SQLiteDatabase
   let blobs: BlobStore
   let lock: WriterLock?
   /// Changes (recording, deleting, pinning) run one at a time: a sweep must never see a
@@ -127,7 +131,7 @@ public final class HistoryStore: Sendable {
     if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
       return URL(fileURLWithPath: data).appendingPathComponent("ferry")
     }
-    let home = environment["HOME"] ?? NSHomeDirectory()
+    let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
     return URL(fileURLWithPath: home).appendingPathComponent(".local/share/ferry")
   }
 
@@ -136,8 +140,9 @@ public final class HistoryStore: Sendable {
     try mapErrors {
       try database.read { db in
         Set(
-          try String.fetchAll(
-            db, sql: "SELECT DISTINCT sha256 FROM representation WHERE inFile = 1"))
+          try db.fetchAll("SELECT DISTINCT sha256 FROM representation WHERE inFile = 1") {
+            $0.string(0)
+          })
       }
     }
   }
@@ -148,13 +153,13 @@ public final class HistoryStore: Sendable {
       return try body()
     } catch let error as HistoryError {
       throw error
-    } catch let error as DatabaseError {
+    } catch let error as SQLiteError {
       switch error.resultCode {
-      case .SQLITE_FULL: throw HistoryError.diskFull(path: databasePath)
-      case .SQLITE_READONLY: throw HistoryError.readOnlyStore(path: databasePath)
+      case SQLiteError.full: throw HistoryError.diskFull(path: databasePath)
+      case SQLiteError.readOnly: throw HistoryError.readOnlyStore(path: databasePath)
       default:
         throw HistoryError.database(
-          path: databasePath, reason: error.message ?? "\(error.resultCode)")
+          path: databasePath, reason: error.message ?? "SQLite error \(error.resultCode)")
       }
     } catch {
       throw HistoryError.database(path: databasePath, reason: "\(error)")

@@ -1,6 +1,5 @@
-import Foundation
+import FerrySystem
 import NearMiss
-import Yams
 
 /// The configuration file: YAML, a key per line, sections for `history:` and `timeouts:`,
 /// `#` comments (docs/CONFIGURATION.md).
@@ -39,22 +38,19 @@ public struct ConfigurationFile: Sendable {
   ///   or a key given twice.
   public init(path: String, text: String) throws(ConfigurationError) {
     self.path = path
-    let root: Node?
+    let root: YAMLNode?
     do {
-      root = try Yams.compose(yaml: text)
-    } catch let error as YamlError {
-      throw Self.syntaxError(error, path: path, text: text)
+      root = try YAMLNode.compose(text)
     } catch {
-      throw ConfigurationError("\(path): not YAML: \(error)")
+      throw Self.syntaxError(error, path: path, text: text)
     }
     var reader = SettingReader(path: path)
     switch root {
     case nil: break  // empty, or only comments
-    case .mapping(let mapping)?: try reader.read(mapping, section: nil)
+    case .mapping(let mapping, _)?: try reader.read(mapping, section: nil)
     case let node?:
       throw .file(
-        path, line: node.mark?.line ?? 1,
-        "expected 'key: value' lines (see `ferry config --template`)")
+        path, line: node.mark.line, "expected 'key: value' lines (see `ferry config --template`)")
     }
     settings = reader.settings
   }
@@ -63,49 +59,51 @@ public struct ConfigurationFile: Sendable {
   ///
   /// - Throws: ``ConfigurationError`` when it cannot be read or is wrong.
   public static func load(path: String) throws(ConfigurationError) -> ConfigurationFile? {
-    let data: Data
+    let bytes: [UInt8]
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch CocoaError.fileReadNoSuchFile {
+      let file = try FileDescriptor.open(atPath: path, .readOnly)
+      defer { try? file.close() }
+      var read: [UInt8] = []
+      try file.readChunks(path: path, chunkSize: 16 << 10) { read.append(contentsOf: $0) }
+      bytes = read
+    } catch let error as FileError where error.code == .noSuchFileOrDirectory {
       return nil
+    } catch let error as FileError {
+      throw ConfigurationError("cannot read \(path): \(error.code)")
     } catch {
-      throw ConfigurationError(
-        "cannot read \(path): \((error as NSError).localizedFailureReason ?? "\(error)")")
+      throw ConfigurationError("cannot read \(path): \(error)")
     }
-    guard let text = String(data: data, encoding: .utf8) else {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
       throw ConfigurationError("\(path): not UTF-8 text")
     }
     return try ConfigurationFile(path: path, text: text)
   }
 
   /// A YAML syntax error as one line: path, line, column and libyaml's words.
-  static func syntaxError(_ error: YamlError, path: String, text: String) -> ConfigurationError {
+  static func syntaxError(_ error: YAMLError, path: String, text: String) -> ConfigurationError {
     switch error {
-    case .duplicatedKeysInMapping(let duplicates, let context):
-      // Yams names the mapping; the lines are those where the key starts one, after it.
-      let key = duplicates.sorted().first ?? ""
-      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter
-      { index, line in
-        index + 1 >= context.mark.line && line.drop { $0 == " " }.hasPrefix("\(key):")
-      }.map { $0.offset + 1 }
-      guard lines.count >= 2 else {
-        return .file(path, line: context.mark.line, "\(key) is given twice")
-      }
-      return .file(path, line: lines[1], "\(key) is given twice (first on line \(lines[0]))")
-    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-      .composer(_, let problem, let mark, _):
+    case .duplicateKey(let key, let first, let second):
+      return .file(path, line: second.line, "\(key) is given twice (first on line \(first.line))")
+    case .syntax(let problem, let mark):
       return .file(path, line: mark.line, column: mark.column, "not valid YAML: \(problem)")
-    case .reader(let problem, let offset?, let value, _):
-      // libyaml's reader (a control character, bad UTF-8) gives a character offset; Yams's
-      // own description of it quotes the line on a second line, with a caret on a third.
+    case .reader(let problem, let offset?, let value):
+      // libyaml's reader (a control character, bad UTF-8) gives an offset, not a line.
       let before = text.prefix(offset)
       let line = before.reduce(1) { $1.isNewline ? $0 + 1 : $0 }
       let column = before.reversed().prefix { !$0.isNewline }.count + 1
-      let character = value >= 0 ? String(format: " (U+%04X)", value) : ""
+      let character = value >= 0 ? " (U+\(hex4(value)))" : ""
       return .file(path, line: line, column: column, "not valid YAML: \(problem)\(character)")
-    default:
-      return ConfigurationError("\(path): not valid YAML: \(error)")
+    case .reader(let problem, nil, _):
+      return ConfigurationError("\(path): not valid YAML: \(problem)")
+    case .memory:
+      return ConfigurationError("\(path): not valid YAML: out of memory")
     }
+  }
+
+  /// `value` in uppercase hexadecimal, at least four digits (`0013`).
+  static func hex4(_ value: Int32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 }
 
@@ -114,16 +112,18 @@ private struct SettingReader {
   let path: String
   var settings: [ConfigurationFile.Setting] = []
 
-  mutating func read(_ mapping: Node.Mapping, section: String?) throws(ConfigurationError) {
+  mutating func read(_ mapping: [(key: YAMLNode, value: YAMLNode)], section: String?)
+    throws(ConfigurationError)
+  {
     for (keyNode, valueNode) in mapping {
-      let line = keyNode.mark?.line ?? 1
-      guard case .scalar(let scalar) = keyNode else {
+      let line = keyNode.mark.line
+      guard case .scalar(let key, _, _) = keyNode else {
         throw .file(path, line: line, "a key must be a name")
       }
-      let name = section.map { "\($0).\(scalar.string)" } ?? scalar.string
+      let name = section.map { "\($0).\(key)" } ?? key
       if section == nil, ConfigurationFile.sections.contains(name) {
         if valueNode.isNull { continue }  // `history:` with every key under it commented out
-        guard case .mapping(let inner) = valueNode else {
+        guard case .mapping(let inner, _) = valueNode else {
           throw .file(
             path, line: line, "\(name): expected a section of keys (\(Self.keys(in: name)))")
         }
@@ -141,27 +141,26 @@ private struct SettingReader {
     }
   }
 
-  func value(of node: Node, for key: ConfigurationKey, line: Int) throws(ConfigurationError)
+  func value(of node: YAMLNode, for key: ConfigurationKey, line: Int) throws(ConfigurationError)
     -> ConfigurationValue
   {
-    let line = node.mark?.line ?? line
+    let line = node.mark.line
     switch node {
-    case .scalar(let scalar):
+    case .scalar(let text, _, _):
       if node.isNull {
         throw .file(path, line: line, "\(key.name) has no value (expected \(key.expected))")
       }
-      guard let value = key.value(from: scalar.string) else {
-        throw .file(path, line: line, ConfigurationError.badValue(scalar.string, for: key))
+      guard let value = key.value(from: text) else {
+        throw .file(path, line: line, ConfigurationError.badValue(text, for: key))
       }
       return value
-    case .sequence(let sequence) where key.kind == .names:
+    case .sequence(let sequence, _) where key.kind == .names:
       var names: [String] = []
       for element in sequence {
-        guard case .scalar(let scalar) = element, !scalar.string.isEmpty else {
-          throw .file(
-            path, line: element.mark?.line ?? line, "\(key.name): each entry must be a name")
+        guard case .scalar(let name, _, _) = element, !name.isEmpty else {
+          throw .file(path, line: element.mark.line, "\(key.name): each entry must be a name")
         }
-        names.append(scalar.string)
+        names.append(name)
       }
       return .names(names)
     default:
@@ -198,12 +197,12 @@ extension ConfigurationKey {
   }
 }
 
-extension Node {
+extension YAMLNode {
   fileprivate var isMapping: Bool { if case .mapping = self { true } else { false } }
 
   /// A plain scalar YAML reads as null: nothing, `~` or `null`.
   fileprivate var isNull: Bool {
-    guard case .scalar(let scalar) = self, scalar.style == .plain else { return false }
-    return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    guard case .scalar(let text, plain: true, _) = self else { return false }
+    return ["", "~", "null", "Null", "NULL"].contains(text)
   }
 }

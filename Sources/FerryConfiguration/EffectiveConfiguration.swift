@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Every key's value and where it came from: a flag wins over the environment, which wins
 /// over the configuration file, which wins over the default.
@@ -106,7 +110,9 @@ extension EffectiveConfiguration {
     if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
       return (base + "/ferry/config", false)
     }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home =
+      environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? FileManager.default.homeDirectoryForCurrentUser.path
     return (home + "/.config/ferry/config", false)
   }
 

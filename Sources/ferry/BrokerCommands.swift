@@ -2,7 +2,13 @@ import ArgumentParser
 import FerryClient
 import FerryCommandLine
 import FerryProtocol
-import Foundation
+import JSONText
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Connects to the running broker, or fails with status 3.
 func requireBroker(_ command: String) throws -> BrokerClient {
@@ -27,19 +33,16 @@ func brokerCall<T>(_ body: () throws -> T) throws -> T {
 
 /// Writes a line to standard output at once (watch output goes to pipes).
 func printLine(_ line: String) {
-  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  Output.write(line + "\n")
 }
 
 /// One line of JSON for a change or a state.
 func jsonLine(_ state: PasteboardState) -> String {
-  let object: [String: Any] = [
-    "pasteboard": state.pasteboard, "changeCount": state.changeCount, "types": state.types,
-    "concealed": state.concealed,
-  ]
-  let data =
-    (try? JSONSerialization.data(
-      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-  return String(decoding: data, as: UTF8.self)
+  Output.json(
+    .object([
+      ("pasteboard", .string(state.pasteboard)), ("changeCount", .integer(state.changeCount)),
+      ("types", .strings(state.types)), ("concealed", .bool(state.concealed)),
+    ]))
 }
 
 extension Ferry {

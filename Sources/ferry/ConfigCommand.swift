@@ -1,7 +1,13 @@
 import ArgumentParser
 import FerryCommandLine
 import FerryConfiguration
-import Foundation
+import JSONText
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry {
   /// `ferry config`: the settings a daemon started now would use, and where each comes from.
@@ -50,8 +56,8 @@ extension Ferry {
       let width = ConfigurationKey.all.map(\.name.count).max() ?? 0
       let valueWidth = settings.entries.map { shown($0.value).count }.max() ?? 0
       for entry in settings.entries {
-        let name = entry.key.name.padding(toLength: width, withPad: " ", startingAt: 0)
-        let value = shown(entry.value).padding(toLength: valueWidth, withPad: " ", startingAt: 0)
+        let name = Output.padded(entry.key.name, to: width)
+        let value = Output.padded(shown(entry.value), to: valueWidth)
         print("\(name)  \(value)  \(entry.source)")
       }
     }
@@ -60,32 +66,33 @@ extension Ferry {
     func shown(_ value: ConfigurationValue) -> String { ConfigurationTemplate.example(value) }
 
     func printJSON(_ settings: EffectiveConfiguration) {
-      var keys: [String: Any] = [:]
+      var keys: [(String, CompactJSON)] = []
       for entry in settings.entries {
-        let value: Any =
+        let value: CompactJSON =
           switch entry.value {
-          case .number(let number): number
-          case .toggle(let on): on
-          case .word(let word): word
+          case .number(let number): .integer(number)
+          case .toggle(let on): .bool(on)
+          case .word(let word): .string(word)
           case .duration(let duration):
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-          case .names(let names): names
+            .double(
+              Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+          case .names(let names): .strings(names)
           }
-        keys[entry.key.name] = ["value": value, "source": Self.source(entry.source)]
+        keys.append(
+          (entry.key.name, .object([("value", value), ("source", Self.source(entry.source))])))
       }
-      let object: [String: Any] = ["file": settings.filePath ?? NSNull(), "keys": keys]
-      let data =
-        (try? JSONSerialization.data(
-          withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-      print(String(decoding: data, as: UTF8.self))
+      let file: CompactJSON = settings.filePath.map(CompactJSON.string) ?? .null
+      print(Output.json(.object([("file", file), ("keys", .object(keys))])))
     }
 
-    static func source(_ source: ConfigurationSource) -> [String: Any] {
+    static func source(_ source: ConfigurationSource) -> CompactJSON {
       switch source {
-      case .defaultValue: ["kind": "default"]
-      case .file(let path, let line): ["kind": "file", "path": path, "line": line]
-      case .environment(let variable): ["kind": "environment", "variable": variable]
-      case .flag(let flag): ["kind": "flag", "flag": flag]
+      case .defaultValue: .object([("kind", .string("default"))])
+      case .file(let path, let line):
+        .object([("kind", .string("file")), ("path", .string(path)), ("line", .integer(line))])
+      case .environment(let variable):
+        .object([("kind", .string("environment")), ("variable", .string(variable))])
+      case .flag(let flag): .object([("kind", .string("flag")), ("flag", .string(flag))])
       }
     }
   }

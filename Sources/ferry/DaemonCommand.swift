@@ -1,11 +1,17 @@
 import ArgumentParser
 import ClipboardHistory
+import Dispatch
 import FerryBroker
 import FerryCommandLine
 import FerryConfiguration
 import FerryProtocol
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry {
   /// `ferry daemon`: the broker.

@@ -1,9 +1,21 @@
 import ArgumentParser
 import FerryClient
 import FerryCommandLine
-import Foundation
+import FerrySystem
 import Pasteboard
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 extension Ferry {
   /// `ferry save`: the broker's item, every stored representation in order, as a pasteboard
@@ -62,12 +74,13 @@ extension Ferry {
       _ identifier: String, from pasteboard: String, client: BrokerClient, into file: URL
     ) throws {
       guard
-        let handle = FileManager.default.createFile(atPath: file.path, contents: nil)
-          ? FileHandle(forWritingAtPath: file.path) : nil
+        let handle = try? FileDescriptor.open(
+          atPath: file.path, .writeOnly, options: [.create, .truncate],
+          permissions: [.ownerReadWrite, .groupRead, .otherRead])
       else { throw CommandFailure("cannot create \(file.path)", status: .io) }
       defer { try? handle.close() }
       let served = try brokerCall {
-        try client.read(types: [identifier], from: pasteboard, into: handle.fileDescriptor)
+        try client.read(types: [identifier], from: pasteboard, into: handle.rawValue)
       }
       guard served == identifier else {
         throw CommandFailure(
@@ -114,16 +127,15 @@ extension Ferry {
       let concealed = item.options.contains(.concealed)
       if let client = try? BrokerClient.connect(clientName: "ferry open") {
         defer { client.close() }
-        let handles = try files.map { file -> FileHandle in
-          guard let handle = FileHandle(forReadingAtPath: file.url.path) else {
+        let handles = try files.map { file -> FileDescriptor in
+          guard let handle = try? FileDescriptor.open(atPath: file.url.path, .readOnly) else {
             throw CommandFailure("cannot read \(file.url.path)", status: .io)
           }
           return handle
         }
         defer { for handle in handles { try? handle.close() } }
         let representations = zip(files, handles).map { file, handle in
-          BrokerClient.Representation(
-            type: file.type, source: .fileDescriptor(handle.fileDescriptor))
+          BrokerClient.Representation(type: file.type, source: .fileDescriptor(handle.rawValue))
         }
         try brokerCall {
           _ = try client.write(
@@ -154,7 +166,7 @@ private final class StagingDirectory {
         at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     } catch {
       throw CommandFailure(
-        "cannot create a temporary directory: \(error.localizedDescription)", status: .io)
+        "cannot create a temporary directory: \(error.plainDescription)", status: .io)
     }
   }
 

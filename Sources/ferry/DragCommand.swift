@@ -1,10 +1,15 @@
 import ArgumentParser
 import DragWindows
 import FerryCommandLine
-import Foundation
 import Pasteboard
 import UniformTypeIdentifiers
 import X11Selections
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry {
   /// `ferry drag`: a window of draggable files or data, as `dragon` is.

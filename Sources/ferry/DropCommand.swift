@@ -1,10 +1,18 @@
 import ArgumentParser
+import Dispatch
 import DragWindows
 import FerryClient
 import FerryCommandLine
-import Foundation
+import FerrySystem
+import JSONText
 import UniformTypeIdentifiers
 import X11Selections
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry {
   /// `ferry drop`: a window that takes drops and prints them, as `dragon --target` does.
@@ -112,25 +120,23 @@ enum DropPrinter {
   }
 
   static func jsonLine(_ drop: Drop) -> String {
-    let types: [[String: Any]] = drop.received.map { received in
-      var entry: [String: Any] = [
-        "target": received.target, "type": received.type.identifier, "bytes": received.data.count,
+    let types: [CompactJSON] = drop.received.map { received in
+      var entry: [(String, CompactJSON)] = [
+        ("target", .string(received.target)), ("type", .string(received.type.identifier)),
+        ("bytes", .integer(received.data.count)),
       ]
-      if let text = text(of: received) { entry["text"] = text }
-      return entry
+      if let text = text(of: received) { entry.append(("text", .string(text))) }
+      return .object(entry)
     }
-    var object: [String: Any] = [
-      "source": hex(drop.source), "action": drop.action.rawValue, "offered": drop.offered,
-      "types": types,
+    var object: [(String, CompactJSON)] = [
+      ("source", .string(hex(drop.source))), ("action", .string(drop.action.rawValue)),
+      ("offered", .strings(drop.offered)), ("types", .array(types)),
     ]
     if !drop.uris.isEmpty {
-      object["uris"] = drop.uris
-      object["paths"] = drop.uris.map(path(of:))
+      object.append(("uris", .strings(drop.uris)))
+      object.append(("paths", .strings(drop.uris.map(path(of:)))))
     }
-    let data =
-      (try? JSONSerialization.data(
-        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-    return String(decoding: data, as: UTF8.self)
+    return Output.json(.object(object))
   }
 
   /// The text of a text type: Latin-1 for `STRING`, else UTF-8 when valid.
@@ -150,7 +156,7 @@ func hex(_ window: XWindow) -> String { "0x" + String(window.rawValue, radix: 16
 /// Writes to standard output at once (no buffering: a script reads each drop as it comes).
 func writeOut(_ text: String) {
   guard !text.isEmpty else { return }
-  FileHandle.standardOutput.write(Data(text.utf8))
+  Output.write(text)
 }
 
 /// Runs `body` from the synchronous command and waits for it, keeping its error.
@@ -167,16 +173,11 @@ func runUntilDone(_ body: @escaping @Sendable () async throws -> Void) throws {
 
 /// The error of a command's task, handed to the main thread.
 final class LockedOutcome: @unchecked Sendable {
-  private let lock = NSLock()
-  private var error: (any Error)?
+  private let error = TrackedMutex<(any Error)?>(nil)
   func set(_ error: any Error) {
-    lock.lock()
-    self.error = error
-    lock.unlock()
+    self.error.withLock { $0 = error }
   }
   func get() -> (any Error)? {
-    lock.lock()
-    defer { lock.unlock() }
-    return error
+    error.withLock { $0 }
   }
 }

@@ -1,8 +1,17 @@
 import ArgumentParser
 import FerryCommandLine
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The `ferry` command: typed clipboard and drag transfers for X11.
+///
+/// Run by the name `pbcopy` or `pbpaste` (a link to it, as `Scripts/install` makes), it is that
+/// command: one binary for the three tools, where three static ones held three copies of the
+/// Swift runtime, FoundationEssentials and Xlib (docs/PERFORMANCE.md, "Size").
 @main
 struct Ferry: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -22,6 +31,11 @@ struct Ferry: ParsableCommand {
     let arguments = CommandLine.arguments
     if arguments.count > 1, arguments[1] == DetachedSelectionServer.flag {
       DetachedSelectionServer.serve(Array(arguments.dropFirst(2)))
+    }
+    switch arguments.first?.split(separator: "/").last {
+    case "pbcopy": return PBCopy.main()
+    case "pbpaste": return PBPaste.main()
+    default: break
     }
     runAsTool("ferry") {
       var command = try parseAsRoot(Array(arguments.dropFirst()))

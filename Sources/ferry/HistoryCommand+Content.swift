@@ -2,7 +2,13 @@ import ArgumentParser
 import FerryClient
 import FerryCommandLine
 import FerryProtocol
-import Foundation
+import FerrySystem
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry.HistoryCommand {
   /// `ferry history show`: an entry's bytes.
@@ -61,7 +67,7 @@ extension Ferry.HistoryCommand {
           "entry \(id) holds no image (\(entry.types.joined(separator: ", "))): no thumbnail",
           status: .nothingAvailable)
       }
-      FileHandle.standardOutput.write(try Data(contentsOf: file))
+      Output.write(try Data(wholeFileAt: file))
     }
   }
 
@@ -108,7 +114,7 @@ extension Ferry.HistoryCommand {
         return try HistoryText.entryID(value)
       }
       if let value, value != "-" { return try HistoryText.entryID(fromMenuLine: value) }
-      let input = FileHandle.standardInput.readDataToEndOfFile()
+      let input = (try? FileDescriptor.standardInput.readToEnd()) ?? []
       guard let line = String(decoding: input, as: UTF8.self).split(separator: "\n").first,
         !line.isEmpty
       else {

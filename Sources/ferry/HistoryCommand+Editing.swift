@@ -2,7 +2,12 @@ import ArgumentParser
 import FerryClient
 import FerryCommandLine
 import FerryProtocol
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry.HistoryCommand {
   /// `ferry history delete`.

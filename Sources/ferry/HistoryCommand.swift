@@ -2,7 +2,12 @@ import ArgumentParser
 import FerryClient
 import FerryCommandLine
 import FerryProtocol
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry {
   /// `ferry history`: the broker's clipboard history (docs/HISTORY.md, "Using it").
@@ -154,8 +159,7 @@ struct HistoryTable {
     }
     let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
     lines = rows.map { row in
-      (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
-        separator: "  ")
+      (0..<3).map { Output.padded(row[$0], to: widths[$0]) }.joined(separator: "  ")
         + "  " + row[3]
     }
   }

@@ -1,9 +1,20 @@
 import FerryClient
 import FerryCommandLine
 import FerryProtocol
-import Foundation
 import ImageConversion
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// Thumbnails of the history's image entries, for the picker (`ferry history --format menu
 /// --icons`, which rofi shows with `-show-icons`) and `ferry history show N --thumbnail`: a
@@ -65,7 +76,7 @@ enum HistoryThumbnails {
       try png.write(to: part)
     } catch {
       throw CommandFailure(
-        "cannot keep the thumbnail in \(directory.path): \(error.localizedDescription)",
+        "cannot keep the thumbnail in \(directory.path): \(error.plainDescription)",
         status: .io)
     }
     guard rename(part.path, file.path) == 0 else {

@@ -1,8 +1,14 @@
 import ArgumentParser
 import FerryClient
 import FerryCommandLine
-import Foundation
+import JSONText
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry {
   /// `ferry copy`: one item with several representations, in order.
@@ -89,12 +95,9 @@ extension Ferry {
         pasteboard: options.pasteboard, preferences: [], timeout: .seconds(5))
       let types = try Paster.types(request)
       if json {
-        let object: [String: Any] = ["pasteboard": options.pasteboard, "types": types]
         print(
-          String(
-            decoding: try JSONSerialization.data(
-              withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
-            as: UTF8.self))
+          Output.json(
+            .object([("pasteboard", .string(options.pasteboard)), ("types", .strings(types))])))
       } else {
         for type in types {
           let conforms = UTType(type).map { parentsLine($0) } ?? ""

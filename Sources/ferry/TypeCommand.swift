@@ -1,7 +1,12 @@
 import ArgumentParser
 import FerryCommandLine
-import Foundation
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Ferry {
   /// `ferry type`: look a type up by identifier, extension, MIME type or X11 target.
@@ -35,11 +40,11 @@ extension Ferry {
     func run() throws {
       for path in declarations {
         for problem in UTType.loadDeclarations(from: path) {
-          FileHandle.standardError.write(Data("ferry: warning: \(problem)\n".utf8))
+          Output.writeError("ferry: warning: \(problem)\n")
         }
       }
       for problem in UTType.declarationDiagnostics where !declarations.contains(problem.file) {
-        FileHandle.standardError.write(Data("ferry: warning: \(problem)\n".utf8))
+        Output.writeError("ferry: warning: \(problem)\n")
       }
       guard let type = TypeQuery(query, kind: tagClass).resolve() else {
         throw CommandFailure(

@@ -1,5 +1,11 @@
-import Foundation
+import JSONText
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What `ferry type` prints about a type: as text for people, as JSON for scripts.
 struct TypeReport {
@@ -49,28 +55,32 @@ struct TypeReport {
   }
 
   func json() -> String {
-    var object: [String: Any] = [
-      "identifier": type.identifier,
-      "declared": type.isDeclared,
-      "dynamic": type.isDynamic,
-      "public": type.isPublic,
-      "declaredBy": type._declarationSource,
-      "tags": Dictionary(uniqueKeysWithValues: type.tags.map { ($0.key.rawValue, $0.value) }),
-      "supertypes": type.supertypes.map(\.identifier).sorted(),
-      "conformsTo": parentTree(type, path: []),
+    var object: [(String, CompactJSON)] = [
+      ("identifier", .string(type.identifier)),
+      ("declared", .bool(type.isDeclared)),
+      ("dynamic", .bool(type.isDynamic)),
+      ("public", .bool(type.isPublic)),
+      ("declaredBy", .string(type._declarationSource)),
+      ("tags", .object(type.tags.map { ($0.key.rawValue, .strings($0.value)) })),
+      ("supertypes", .strings(type.supertypes.map(\.identifier).sorted())),
+      ("conformsTo", parentTree(type, path: [])),
     ]
-    if let description = type.localizedDescription { object["description"] = description }
-    if let url = type.referenceURL { object["referenceURL"] = url.absoluteString }
-    if let version = type.version { object["version"] = version }
-    let data = try! JSONSerialization.data(
-      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    return String(decoding: data, as: UTF8.self) + "\n"
+    if let description = type.localizedDescription {
+      object.append(("description", .string(description)))
+    }
+    if let url = type.referenceURL { object.append(("referenceURL", .string(url.absoluteString))) }
+    if let version = type.version { object.append(("version", .integer(version))) }
+    return Output.json(.object(object)) + "\n"
   }
 
-  private func parentTree(_ node: UTType, path: Set<UTType>) -> [[String: Any]] {
-    guard !path.contains(node) else { return [] }
-    return node._parents.map { parent in
-      ["identifier": parent.identifier, "conformsTo": parentTree(parent, path: path.union([node]))]
-    }
+  private func parentTree(_ node: UTType, path: Set<UTType>) -> CompactJSON {
+    guard !path.contains(node) else { return .array([]) }
+    return .array(
+      node._parents.map { parent in
+        .object([
+          ("identifier", .string(parent.identifier)),
+          ("conformsTo", parentTree(parent, path: path.union([node]))),
+        ])
+      })
   }
 }

@@ -1,7 +1,6 @@
 import ClipboardHistory
 import FerryTestSupport
 import Foundation
-import GRDB
 import Testing
 
 #if canImport(Glibc)
@@ -46,10 +45,10 @@ extension HistoryTestsInOrder {
     @Test func theDatabaseIsInWALMode() throws {
       try HistoryTesting.withStore { store, directory in
         _ = try store.record(HistoryTesting.text("x"))
-        let mode = try DatabaseQueue(
+        let mode = try SQLiteDatabase(
           path: directory.appendingPathComponent(HistoryStore.databaseName).path
         )
-        .read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        .read { try $0.fetchOne("PRAGMA journal_mode") { $0.string(0) } }
         #expect(mode == "wal")
       }
     }
@@ -103,16 +102,16 @@ extension HistoryTestsInOrder {
       case .truncatedHeader:
         try Data("SQLite format 3\0".utf8).write(to: URL(fileURLWithPath: path))
       case .foreignDatabase:
-        try DatabaseQueue(path: path).write {
-          try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')")
+        try SQLiteDatabase(path: path).write {
+          try $0.execute("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')")
         }
       case .newerSchema:
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try HistoryStore(directory: directory).close()
-        try DatabaseQueue(path: path).write {
-          try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')")
+        try SQLiteDatabase(path: path).write {
+          try $0.execute("INSERT INTO grdb_migrations VALUES ('v99')")
         }
-        _ = try DatabaseQueue(path: path).writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try SQLiteDatabase(path: path).withoutTransaction { try $0.checkpointTruncating() }
         for name in ["history.lock", "blobs", "history.sqlite-wal", "history.sqlite-shm"] {
           try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }

@@ -1,7 +1,6 @@
 import Testing
 
-@testable import pbcopy
-@testable import pbpaste
+@testable import FerryCommandLine
 
 /// `pbcopy` and `pbpaste` read their common command lines without the argument parser (it
 /// costs start-up time); what they make of them must be what the parser makes, and anything

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// SHA-256 digests in the lowercase hexadecimal that names blob files.
 enum ContentHash {

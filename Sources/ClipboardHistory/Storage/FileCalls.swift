@@ -1,5 +1,10 @@
 import FerrySystem
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -19,7 +24,7 @@ enum FileCalls {
     case ENOSPC, EDQUOT:
       return .diskFull(path: path)
     case EROFS, EACCES, EPERM:
-      return .readOnlyDirectory(path: (path as NSString).deletingLastPathComponent)
+      return .readOnlyDirectory(path: HistoryStore.directory(of: path))
     default:
       return .io(path: path, operation: operation, reason: String(cString: strerror(code)))
     }
@@ -62,13 +67,9 @@ enum FileCalls {
 
   /// Makes a directory and its missing parents, private to the user.
   static func makeDirectory(_ path: String) throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      return
-    }
-    let parent = (path as NSString).deletingLastPathComponent
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
+    let parent = HistoryStore.directory(of: path)
     if parent != path, !parent.isEmpty { try makeDirectory(parent) }
     if mkdir(path, 0o700) != 0, errno != EEXIST {
       throw error(errno, path: path, operation: "mkdir")

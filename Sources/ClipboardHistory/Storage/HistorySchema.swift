@@ -1,21 +1,63 @@
-import GRDB
-
-/// The database's tables, versioned by GRDB's `DatabaseMigrator` from the first version on.
-/// docs/HISTORY.md describes each column.
+/// The database's tables, versioned from the first version on by migrations recorded as
+/// GRDB's `DatabaseMigrator` recorded them (the history was written through GRDB until
+/// issue 31): each applied migration's name is a row of `grdb_migrations`. docs/HISTORY.md
+/// describes each column.
 enum HistorySchema {
   /// `PRAGMA application_id` of a Ferry history ("FRHS"): how a foreign SQLite file is told
   /// apart from ours before anything is written to it.
   static let applicationID: Int32 = 0x4652_4853
 
-  /// The migrations, oldest first. A migration, once released, never changes: a new schema
-  /// is a new migration.
-  static var migrator: DatabaseMigrator {
-    var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1") { db in
-      try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-      try db.execute(sql: version1)
+  /// The migrations, oldest first, by name. A migration, once released, never changes: a
+  /// new schema is a new migration.
+  static let migrations: [(name: String, apply: @Sendable (SQLiteConnection) throws -> Void)] = [
+    (
+      "v1",
+      { db in
+        try db.execute("PRAGMA application_id = \(applicationID)")
+        try db.execute(version1)
+      }
+    )
+  ]
+
+  /// The names of the migrations a database has had: none when it has no migration table.
+  static func appliedMigrations(_ db: SQLiteConnection) throws -> Set<String> {
+    let hasTable = try db.fetchOne(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'"
+    ) { _ in true }
+    guard hasTable == true else { return [] }
+    return Set(try db.fetchAll("SELECT identifier FROM grdb_migrations") { $0.string(0) })
+  }
+
+  /// Whether the database has a migration this build does not know: a newer Ferry's schema.
+  static func hasBeenSuperseded(_ db: SQLiteConnection) throws -> Bool {
+    let known = Set(migrations.map(\.name))
+    return try !appliedMigrations(db).isSubset(of: known)
+  }
+
+  /// Whether the database has every migration this build knows.
+  static func hasCompletedMigrations(_ db: SQLiteConnection) throws -> Bool {
+    try Set(migrations.map(\.name)).isSubset(of: appliedMigrations(db))
+  }
+
+  /// Applies the migrations the database has not had, in order, each in a transaction of
+  /// its own with foreign keys checked before it commits (as GRDB's migrator did).
+  static func migrate(_ db: SQLiteConnection) throws {
+    try db.execute(
+      "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+    let applied = try appliedMigrations(db)
+    for migration in migrations where !applied.contains(migration.name) {
+      try db.execute("PRAGMA foreign_keys = OFF")
+      defer { try? db.execute("PRAGMA foreign_keys = ON") }
+      try db.transaction(immediate: true) {
+        try migration.apply(db)
+        try db.execute("INSERT INTO grdb_migrations (identifier) VALUES (?)", [migration.name])
+        let violation = try db.fetchOne("PRAGMA foreign_key_check") { _ in true }
+        if violation == true {
+          throw SQLiteError(
+            19, message: "FOREIGN KEY constraint failed", sql: "PRAGMA foreign_key_check")
+        }
+      }
     }
-    return migrator
   }
 
   /// The first schema.

@@ -1,50 +1,36 @@
 internal import CLibCrypto
 
-/// SHA-256 through OpenSSL's libcrypto (its EVP digest interface), fed in chunks.
+/// SHA-256 through OpenSSL's libcrypto (its low-level `SHA256_*` calls), fed in chunks.
 ///
 /// ```swift
 /// let hasher = SHA256Hasher()
 /// hasher.update(chunk)
 /// let digest = hasher.finalize()   // 32 bytes
 /// ```
+///
+/// The low-level calls, not EVP's: statically linked, `EVP_DigestInit_ex` brings OpenSSL's
+/// providers, configuration and error machinery, 3.2 MB of `ferry` for one hash; these bring
+/// the same SHA-256 assembly alone. They allocate nothing, need no `OPENSSL_init_crypto`
+/// (and so no exit-time cleanup that a thread still hashing at exit could run into) and keep
+/// no per-thread error state.
 final class SHA256Hasher {
-  private let context: OpaquePointer
-
-  /// libcrypto set up without its exit-time cleanup, before any other call into it.
-  ///
-  /// By default libcrypto frees its state in an `atexit` handler. A thread still running at
-  /// exit (an event loop, a history write) can then hash into a library already torn down,
-  /// and a thread that hashed and ends after that handler loses its per-thread error state
-  /// (904 bytes, which LeakSanitizer reported from one daemon of a sanitized run): the
-  /// handler deletes the key whose destructor would have freed it. Without the handler the
-  /// library stays usable to the last instruction and the process's end frees everything.
-  private static let library: Void = {
-    _ = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
-  }()
+  private var context = SHA256_CTX()
 
   /// A hasher with nothing fed yet.
   init() {
-    Self.library
-    // Both fail only when memory runs out, as an allocation would.
-    guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-      fatalError("OpenSSL could not start a SHA-256 digest")
-    }
-    self.context = context
+    SHA256_Init(&context)
   }
-
-  deinit { EVP_MD_CTX_free(context) }
 
   /// Feeds bytes.
   func update(_ bytes: UnsafeRawBufferPointer) {
     if bytes.isEmpty { return }
-    EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    SHA256_Update(&context, bytes.baseAddress, bytes.count)
   }
 
   /// The digest of everything fed: 32 bytes. The hasher is done after this.
   func finalize() -> [UInt8] {
-    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-    var length: UInt32 = 0
-    EVP_DigestFinal_ex(context, &digest, &length)
-    return Array(digest.prefix(Int(length)))
+    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+    SHA256_Final(&digest, &context)
+    return digest
   }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// User text turned into an FTS5 query that takes every character literally.
 ///
@@ -13,7 +17,13 @@ enum SearchPattern {
     let words = text.split(whereSeparator: \.isWhitespace)
       .filter { $0.contains { $0.isLetter || $0.isNumber } }
     if words.isEmpty { return nil }
-    return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(
-      separator: " ")
+    return words.map { word in
+      var quoted = "\""
+      for character in word {
+        quoted.append(character)
+        if character == "\"" { quoted.append(character) }
+      }
+      return quoted + "\"*"
+    }.joined(separator: " ")
   }
 }

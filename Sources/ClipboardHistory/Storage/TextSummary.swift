@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the store keeps of a text representation for search and display: its start, bounded,
 /// so a 100 MB log costs the index no more than a page of prose.

@@ -1,5 +1,10 @@
 import FerrySystem
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -56,8 +61,10 @@ final class WriterLock: Sendable {
     var bytes = [UInt8](repeating: 0, count: 16)
     let count = bytes.withUnsafeMutableBytes { pread(file, $0.baseAddress, $0.count, 0) }
     guard count > 0 else { return nil }
-    return Int32(
-      String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines))
+    let text = String(decoding: bytes[..<count], as: UTF8.self)
+    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+      let last = text.lastIndex(where: { !$0.isWhitespace })
+    else { return nil }
+    return Int32(text[first...last])
   }
 }

@@ -1,8 +1,13 @@
 import FerrySystem
-import Foundation
 import Logging
 import Pasteboard
 import SelectionBackend
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Keeps a pasteboard and a display server's selection in step, both ways, by the rules of
 /// ``MirrorPolicy``.

@@ -1,10 +1,15 @@
 import FerryProtocol
 import FerrySystem
-import Foundation
 import ImageConversion
 import Logging
 import Pasteboard
 import SelectionBackend
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc

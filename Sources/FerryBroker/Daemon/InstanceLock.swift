@@ -1,5 +1,12 @@
+import Dispatch
 import FerrySystem
-import Foundation
+import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -114,7 +121,7 @@ final class InstanceLock {
     let count = pread(descriptor, &buffer, 31, 0)
     guard count > 0 else { return 0 }
     let line = String(decoding: buffer.prefix(count), as: UTF8.self).prefix { $0 != "\n" }
-    return Int32(line.trimmingCharacters(in: .whitespaces)) ?? 0
+    return Int32(line.trimmingWhitespace()) ?? 0
   }
 }
 
@@ -146,20 +153,21 @@ enum SignalWaiter {
   }
 }
 
-private final class SignalOnce: @unchecked Sendable {
-  private var continuation: CheckedContinuation<Void, Never>?
-  private let lock = NSLock()
+private final class SignalOnce: Sendable {
+  private let continuation: TrackedMutex<CheckedContinuation<Void, Never>?>
   nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-  init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+  init(_ continuation: CheckedContinuation<Void, Never>) {
+    self.continuation = TrackedMutex(continuation)
+  }
 
   static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
 
   func fire() {
-    lock.lock()
-    let pending = continuation
-    continuation = nil
-    lock.unlock()
+    let pending = continuation.withLock { continuation in
+      defer { continuation = nil }
+      return continuation
+    }
     pending?.resume()
   }
 }

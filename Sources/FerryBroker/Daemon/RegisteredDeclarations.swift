@@ -1,7 +1,18 @@
 import FerrySystem
-import Foundation
 import Logging
 import Pasteboard
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The declaration files `ferry register` gave the broker, kept under the data directory
 /// (`registered/`) so that a restarted broker knows the same types and conversions.
@@ -91,29 +102,32 @@ public final class RegisteredDeclarations: Sendable {
 enum DurableFile {
   /// Writes `contents` beside `url`, flushes it to disk, renames it over `url` and flushes
   /// the directory.
+  ///
+  /// - Throws: ``FileError`` naming the call and the file that failed.
   static func replace(_ url: URL, with contents: Data) throws {
+    let directory = url.deletingLastPathComponent().path
     let staging = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(getpid()).new")
-    guard
-      FileManager.default.createFile(
-        atPath: staging.path, contents: contents, attributes: [.posixPermissions: 0o600]),
-      let handle = FileHandle(forWritingAtPath: staging.path)
-    else {
-      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: staging.path])
-    }
+      ".\(url.lastPathComponent).\(getpid()).new"
+    ).path
     do {
-      try handle.synchronize()
-      try handle.close()
-      guard rename(staging.path, url.path) == 0 else {
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+      let file = try FileDescriptor.open(
+        atPath: staging, .writeOnly, options: [.create, .truncate],
+        permissions: [.ownerRead, .ownerWrite])
+      do {
+        try contents.withUnsafeBytes { try file.writeAll(from: $0, path: staging) }
+        try file.sync(path: staging)
+        try? file.close()
+      } catch {
+        try? file.close()
+        throw error
+      }
+      guard rename(staging, url.path) == 0 else {
+        throw FileError("rename", path: url.path, code: Errno(rawValue: errno))
       }
     } catch {
-      try? FileManager.default.removeItem(at: staging)
+      unlink(staging)
       throw error
     }
-    if let directory = FileHandle(forReadingAtPath: url.deletingLastPathComponent().path) {
-      try? directory.synchronize()
-      try? directory.close()
-    }
+    try? FileDescriptor.syncDirectory(atPath: directory)
   }
 }

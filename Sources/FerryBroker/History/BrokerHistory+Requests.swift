@@ -1,7 +1,12 @@
 import ClipboardHistory
 import FerryProtocol
-import Foundation
 import Pasteboard
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension BrokerHistory {
   /// Puts an entry back on `board` as its current item, with every representation, and

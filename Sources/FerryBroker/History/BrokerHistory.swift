@@ -1,10 +1,15 @@
 import ClipboardHistory
 import Dispatch
 import FerrySystem
-import Foundation
 import Logging
 import Pasteboard
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The broker's clipboard history: records each new item of the pasteboards it follows into
 /// a ``HistoryStore``, and answers the history operations.

@@ -1,5 +1,10 @@
 import ClipboardHistory
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the daemon's history records and keeps: daemon flags and `FERRY_HISTORY*`
 /// environment variables (docs/HISTORY.md).
@@ -28,7 +33,8 @@ public struct HistorySettings: Sendable, Equatable {
   /// Whether copies from `source` are left out of the history.
   func ignores(_ source: String?) -> Bool {
     guard let source else { return false }
-    return ignoredSources.contains { $0.caseInsensitiveCompare(source) == .orderedSame }
+    let folded = source.lowercased()
+    return ignoredSources.contains { $0.lowercased() == folded }
   }
 
   /// The pasteboards recorded.

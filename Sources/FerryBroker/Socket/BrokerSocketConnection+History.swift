@@ -1,7 +1,12 @@
 import ClipboardHistory
 import FerryProtocol
-import Foundation
 import Pasteboard
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension BrokerSocketConnection {
   /// `historyList`: a page of entries, newest first.

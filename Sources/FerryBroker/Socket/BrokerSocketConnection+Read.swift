@@ -1,10 +1,15 @@
 import FerryProtocol
 import FerrySystem
-import Foundation
 import NIOCore
 import NIOPosix
 import Pasteboard
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc

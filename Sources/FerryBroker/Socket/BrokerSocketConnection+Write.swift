@@ -1,9 +1,14 @@
 import FerryProtocol
-import Foundation
 import NIOCore
 import NIOPosix
 import Pasteboard
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension BrokerSocketConnection {
   /// `write`: receives every representation, then puts the item on the pasteboard in one
@@ -146,10 +151,10 @@ extension BrokerSocketConnection {
       problems = try context.configuration.converters.registerDeclarations(
         from: path, allowingExampleNamespace: request.allowExampleNamespace ?? false,
         commandDirectory: request.directory
-      ).map { $0.description.replacingOccurrences(of: path, with: name) }
+      ).map { $0.description.replacing(path, with: name) }
     } catch let error as PasteboardError {
       throw ProtocolFailure.refusal(
-        .invalidDeclaration, error.description.replacingOccurrences(of: path, with: name))
+        .invalidDeclaration, error.description.replacing(path, with: name))
     }
     logger.info(
       "registered a declaration file",

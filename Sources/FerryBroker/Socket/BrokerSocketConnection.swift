@@ -1,10 +1,21 @@
 import FerryProtocol
 import FerrySystem
-import Foundation
 import Logging
 import NIOCore
 import Pasteboard
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// One client connection: checks the peer, says hello, then answers requests in order
 /// until the client closes, following docs/PROTOCOL.md.
@@ -285,7 +296,7 @@ struct BrokerSocketConnection {
   /// taken as imported), or a MIME type.
   static func type(named name: String) throws(ProtocolFailure) -> UTType {
     if name.contains("/") {
-      let essence = name.split(separator: ";", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces)
+      let essence = name.split(separator: ";", maxSplits: 1)[0].trimmingWhitespace()
       let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
       let token = { (part: Substring) in
         !part.isEmpty
@@ -330,7 +341,11 @@ struct BrokerSocketConnection {
     guard let decoding = error as? DecodingError else { return "\(error)" }
     func path(_ context: DecodingError.Context) -> String {
       let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-      return keys.isEmpty ? "" : " at " + keys.joined().trimmingCharacters(in: ["."])
+      let joined = keys.joined()
+      guard let first = joined.firstIndex(where: { $0 != "." }),
+        let last = joined.lastIndex(where: { $0 != "." })
+      else { return keys.isEmpty ? "" : " at " }
+      return " at " + joined[first...last]
     }
     switch decoding {
     case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(path(context))"

@@ -1,8 +1,13 @@
 import FerryProtocol
 import FerrySystem
-import Foundation
 import NIOCore
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,12 @@
 import FerrySystem
-import Foundation
 import Pasteboard
 import UniformTypeIdentifiers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc

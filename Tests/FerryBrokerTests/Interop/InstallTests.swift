@@ -115,15 +115,20 @@ import Testing
     try #require(install.status == 0, "\(install.stderrText)")
     #expect(install.stdoutText.contains("(stripped)"), "\(install.stdoutText)")
 
-    for tool in ["ferry", "pbcopy", "pbpaste"] {
+    // One binary: ferry, stripped; pbcopy and pbpaste are links to it, which it runs as.
+    let ferry = prefix.appendingPathComponent("bin/ferry")
+    #expect(FileManager.default.isExecutableFile(atPath: ferry.path))
+    let size = try FileManager.default.attributesOfItem(atPath: ferry.path)[.size] as? Int ?? 0
+    let built =
+      try FileManager.default.attributesOfItem(
+        atPath: binaries.appendingPathComponent("ferry").path)[.size] as? Int ?? 0
+    #expect(size > 0 && size < built, "ferry is stripped: \(size) of \(built) bytes")
+    for tool in ["pbcopy", "pbpaste"] {
       let installed = prefix.appendingPathComponent("bin/\(tool)")
+      #expect(
+        try FileManager.default.destinationOfSymbolicLink(atPath: installed.path) == "ferry",
+        "\(tool) links to ferry")
       #expect(FileManager.default.isExecutableFile(atPath: installed.path))
-      let size =
-        try FileManager.default.attributesOfItem(atPath: installed.path)[.size] as? Int ?? 0
-      let built =
-        try FileManager.default.attributesOfItem(
-          atPath: binaries.appendingPathComponent(tool).path)[.size] as? Int ?? 0
-      #expect(size > 0 && size < built, "\(tool) is stripped: \(size) of \(built) bytes")
     }
 
     // The pages say what --help says: every option, for each tool and each ferry subcommand.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FerryCommandLine
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -9,9 +8,11 @@ import FoundationEssentials
 #endif
 
 /// `pbcopy`: copies standard input (or a file) to a pasteboard, as on macOS.
-@main
-struct PBCopy: ParsableCommand {
-  static let configuration = CommandConfiguration(
+///
+/// The `pbcopy` executable runs it; so does `ferry` when run by that name (a link to it, as
+/// `Scripts/install` makes: one binary for the three tools; docs/PERFORMANCE.md, "Size").
+public struct PBCopy: ParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "pbcopy",
     abstract: "Copy standard input or a file to a pasteboard.",
     discussion: """
@@ -46,7 +47,11 @@ struct PBCopy: ParsableCommand {
   @Argument(help: "A file to copy instead of standard input.")
   var file: String?
 
-  static func main() {
+  public init() {}
+
+  /// Runs the command with the process's arguments, then returns (or exits with a failure's
+  /// status).
+  public static func main() {
     let arguments = CommandLine.arguments
     if arguments.count > 1, arguments[1] == DetachedSelectionServer.flag {
       DetachedSelectionServer.serve(Array(arguments.dropFirst(2)))

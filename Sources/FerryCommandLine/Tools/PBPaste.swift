@@ -1,5 +1,4 @@
 import ArgumentParser
-import FerryCommandLine
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -9,9 +8,11 @@ import FoundationEssentials
 #endif
 
 /// `pbpaste`: writes a pasteboard's contents to standard output, as on macOS.
-@main
-struct PBPaste: ParsableCommand {
-  static let configuration = CommandConfiguration(
+///
+/// The `pbpaste` executable runs it; so does `ferry` when run by that name (a link to it, as
+/// `Scripts/install` makes: one binary for the three tools; docs/PERFORMANCE.md, "Size").
+public struct PBPaste: ParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "pbpaste",
     abstract: "Write a pasteboard's contents to standard output.",
     discussion: """
@@ -48,7 +49,11 @@ struct PBPaste: ParsableCommand {
   @Option(help: ArgumentHelp("How long to wait for the owner, in seconds.", valueName: "seconds"))
   var timeout: Double = 5
 
-  static func main() {
+  public init() {}
+
+  /// Runs the command with the process's arguments, then returns (or exits with a failure's
+  /// status).
+  public static func main() {
     runAsTool("pbpaste") {
       let arguments = Array(CommandLine.arguments.dropFirst())
       // The common command lines skip the argument parser's start-up work; anything else
