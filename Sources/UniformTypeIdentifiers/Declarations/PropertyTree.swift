@@ -1,6 +1,5 @@
 import FoundationEssentials
 import JSONText
-import Synchronization
 
 /// A JSON document or property list read into plain Swift values: `[String: Any]`, `[Any]`,
 /// `String`, `Bool`, `Int` (a whole number that fits), `Double`, `Date`, `Data`, and
@@ -75,50 +74,43 @@ package enum PropertyTree {
       ? "at the end (line \(line))" : "around line \(line), column \(column)"
   }
 
-  /// Reads `contents` as a property list.
+  /// Reads `contents` as a property list, binary (`bplist00`) or XML, with readers of
+  /// Ferry's own that check every length and reference before reading it
+  /// (``BinaryPropertyList``, ``XMLPropertyList``): FoundationEssentials' decoder traps on some
+  /// malformed binary lists, and a declaration file is anyone's bytes.
   ///
   /// A binary property list names its objects by reference, so a few hundred bytes can hold a
   /// cycle or a tree of billions of values; past ``maximumDepth`` levels or ``maximumValues``
   /// values the list is refused instead of read for ever.
   package static func parsePropertyList(_ contents: Data) throws(SyntaxError) -> Any {
-    let decoder = PropertyListDecoder()
-    decoder.userInfo[Limits.key] = Limits()
+    let bytes = [UInt8](contents)
+    if BinaryPropertyList.isBinary(bytes) {
+      do {
+        return try BinaryPropertyList.read(bytes)
+      } catch {
+        throw SyntaxError(description: error.description)
+      }
+    }
+    guard
+      bytes.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<")
+        || bytes.starts(with: [0xEF, 0xBB, 0xBF])
+    else {
+      throw SyntaxError(description: "neither JSON, an XML property list nor a binary one")
+    }
     do {
-      return try decoder.decode(Node.self, from: contents).value
+      return try XMLPropertyList.read(bytes)
     } catch {
-      throw SyntaxError(description: reason(error))
+      throw SyntaxError(description: error.description)
     }
   }
 
   /// The most levels a property list may nest: as many as a JSON document may
   /// (`CompactJSON`'s limit).
   package static let maximumDepth = 64
-  /// The most values a property list may hold, counting each use of a shared object: ten
-  /// times a declaration file of a hundred types. Reading this many takes about 1.6 s in a
-  /// debug build, so the limit also bounds the time a hostile file costs.
+  /// The most values a property list may hold, counting each use of a shared object (and each
+  /// key): ten times a declaration file of a hundred types, which bounds the time and memory a
+  /// hostile file costs.
   package static let maximumValues = 10_000
-
-  /// What one property-list read has used of ``maximumDepth`` and ``maximumValues``.
-  private final class Limits: Sendable {
-    static let key = CodingUserInfoKey(rawValue: "PropertyTree.Limits")!
-    let depth = Atomic(0)
-    let values = Atomic(0)
-
-    /// Counts one more value, one level deeper; `nil` when past a limit.
-    func enter() -> String? {
-      let depth = depth.add(1, ordering: .relaxed).newValue
-      let values = values.add(1, ordering: .relaxed).newValue
-      if depth > PropertyTree.maximumDepth {
-        return "nested more than \(PropertyTree.maximumDepth) levels deep"
-      }
-      if values > PropertyTree.maximumValues {
-        return "more than \(PropertyTree.maximumValues) values"
-      }
-      return nil
-    }
-
-    func leave() { depth.subtract(1, ordering: .relaxed) }
-  }
 
   /// Writes `value` (made of the types above) as compact JSON with sorted keys, slashes
   /// unescaped.
@@ -137,67 +129,11 @@ package enum PropertyTree {
     }
   }
 
-  /// The most specific words a decoding error has.
-  private static func reason(_ error: any Error) -> String {
-    guard case .dataCorrupted(let context) = error as? DecodingError else { return "\(error)" }
-    if let underlying = context.underlyingError {
-      let text = "\(underlying)"
-      if !text.isEmpty { return text }
-    }
-    return context.debugDescription
-  }
-
-  /// One value of the tree, decoded from or encoded to any format.
-  private struct Node: Codable {
+  /// One value of the tree, encoded to JSON.
+  private struct Node: Encodable {
     var value: Any
 
     init(_ value: Any) { self.value = value }
-
-    init(from decoder: any Decoder) throws {
-      if let limits = decoder.userInfo[Limits.key] as? Limits {
-        defer { limits.leave() }
-        if let problem = limits.enter() {
-          // No coding path: building it costs as much as the depth being refused.
-          throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
-        }
-        try self.init(reading: decoder)
-      } else {
-        try self.init(reading: decoder)
-      }
-    }
-
-    private init(reading decoder: any Decoder) throws {
-      if let object = try? decoder.container(keyedBy: Key.self) {
-        var members: [String: Any] = [:]
-        for key in object.allKeys {
-          members[key.stringValue] = try object.decode(Node.self, forKey: key).value
-        }
-        value = members
-        return
-      }
-      if var array = try? decoder.unkeyedContainer() {
-        var elements: [Any] = []
-        while !array.isAtEnd { elements.append(try array.decode(Node.self).value) }
-        value = elements
-        return
-      }
-      let single = try decoder.singleValueContainer()
-      if single.decodeNil() {
-        value = Null()
-      } else if let flag = try? single.decode(Bool.self) {
-        value = flag
-      } else if let whole = try? single.decode(Int.self) {
-        value = whole
-      } else if let real = try? single.decode(Double.self) {
-        value = real
-      } else if let text = try? single.decode(String.self) {
-        value = text
-      } else if let date = try? single.decode(Date.self) {
-        value = date
-      } else {
-        value = try single.decode(Data.self)
-      }
-    }
 
     func encode(to encoder: any Encoder) throws {
       switch value {
