@@ -199,15 +199,41 @@ package enum CompactJSON: Sendable, Equatable {
       }
     }
 
+    /// A number by JSON's grammar (RFC 8259, section 6): `-`? then `0` or digits not starting
+    /// with `0`, a fraction of one digit or more, an exponent of one digit or more. `01`,
+    /// `1.`, `.5`, `+1` and `1e` are not JSON, though `Double`'s parser takes most of them.
     mutating func number() throws(SyntaxError) -> String {
       let start = offset
-      while offset < bytes.count, "+-0123456789.eE".utf8.contains(bytes[offset]) { offset += 1 }
+      func isDigit(_ index: Int) -> Bool {
+        index < bytes.count && (0x30...0x39).contains(bytes[index])
+      }
+      func digits() throws(SyntaxError) {
+        guard isDigit(offset) else { throw SyntaxError(offset: offset) }
+        while isDigit(offset) { offset += 1 }
+      }
+      if offset < bytes.count, bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+      if offset < bytes.count, bytes[offset] == UInt8(ascii: "0") {
+        offset += 1
+        if isDigit(offset) { throw SyntaxError(offset: offset) }
+      } else {
+        try digits()
+      }
+      if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+        offset += 1
+        try digits()
+      }
+      if offset < bytes.count, bytes[offset] | 0x20 == UInt8(ascii: "e") {
+        offset += 1
+        if offset < bytes.count,
+          bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")
+        {
+          offset += 1
+        }
+        try digits()
+      }
       let text = String(decoding: bytes[start..<offset], as: UTF8.self)
-      // Double's parser accepts more than JSON (hex, "inf", a leading "+"): refuse those.
-      guard let first = text.utf8.first,
-        first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
-        let value = Double(text), value.isFinite
-      else { throw SyntaxError(offset: start) }
+      // A number too large for a Double (1e999) is refused, as JSONSerialization refuses it.
+      guard let value = Double(text), value.isFinite else { throw SyntaxError(offset: start) }
       return text
     }
 

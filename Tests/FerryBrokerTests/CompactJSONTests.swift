@@ -88,6 +88,27 @@ import Testing
     #expect(throws: CompactJSON.SyntaxError.self) { try CompactJSON.parse(Array(text.utf8)) }
   }
 
+  /// JSON's number grammar exactly (RFC 8259, section 6): before it, `01`, `1.`, `-` and
+  /// `1e` were read as numbers because `Double`'s parser took them.
+  @Test(arguments: [
+    "01", "-01", "00", "1.", "-", "1e", "1e+", ".5", "-.5", "1.e3", "1..2", "1ee2", "--1", "+0",
+    "1e999",
+  ])
+  func aNumberOutsideJSONsGrammarIsRefused(_ text: String) {
+    #expect(throws: CompactJSON.SyntaxError.self) { try CompactJSON.parse(Array(text.utf8)) }
+    #expect(throws: CompactJSON.SyntaxError.self) {
+      try CompactJSON.parse(Array("[\(text)]".utf8))
+    }
+  }
+
+  @Test(arguments: ["0", "-0", "7", "10", "-12", "0.5", "1.25e3", "1E-2", "1e+2", "0e0", "-0.0"])
+  func aNumberInJSONsGrammarIsKeptAsWritten(_ text: String) throws {
+    #expect(try CompactJSON.parse(Array("[\(text)]".utf8)).array?.first == .number(text))
+    // JSONSerialization reads it too, to the same value.
+    let reference = try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8)) as? [NSNumber]
+    #expect(reference?.first?.doubleValue == Double(text))
+  }
+
   @Test func invalidUTF8InAStringIsRefused() {
     #expect(throws: CompactJSON.SyntaxError.self) {
       try CompactJSON.parse([0x22, 0xC3, 0x28, 0x22])
