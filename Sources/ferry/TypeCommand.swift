@@ -40,6 +40,12 @@ extension Ferry {
     func run() throws {
       for path in declarations {
         for problem in UTType.loadDeclarations(from: path) {
+          // A file named on the command line that is no declaration file at all (unreadable,
+          // not JSON or a property list, no declarations) is the command's failure, not a
+          // warning: one line, status 5. A bad entry, or a bad file in a directory, warns.
+          if problem.file == path, problem.entry == nil {
+            throw CommandFailure("\(problem)", status: .badInput)
+          }
           Output.writeError("ferry: warning: \(problem)\n")
         }
       }

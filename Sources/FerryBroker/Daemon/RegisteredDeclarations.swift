@@ -45,11 +45,14 @@ public final class RegisteredDeclarations: Sendable {
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let index = directory.appendingPathComponent("index.json")
-    let kept = (try? Data(contentsOf: index)).flatMap {
-      try? JSONDecoder().decode([Entry].self, from: $0)
-    }
+    let contents = try? Data(contentsOf: index)
+    let kept = contents.flatMap { try? JSONDecoder().decode([Entry].self, from: $0) }
     entries = TrackedMutex(kept ?? [])
+    indexIsUnreadable = contents != nil && kept == nil
   }
+
+  /// Whether `index.json` was there but did not read; ``load(into:logger:)`` sets it aside.
+  private let indexIsUnreadable: Bool
 
   /// The path a registration named `name` is kept at.
   func path(of name: String) -> String {
@@ -65,36 +68,95 @@ public final class RegisteredDeclarations: Sendable {
     try entries.withLock { entries in
       var updated = entries.filter { $0.name != entry.name }
       updated.append(entry)
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try DurableFile.replace(
-        directory.appendingPathComponent("index.json"), with: try encoder.encode(updated))
+      try writeIndex(updated)
       entries = updated
     }
     return url.path
   }
 
-  /// Registers every kept file into `registry`, in the order they were registered; a file
-  /// that is gone or no longer loads is logged and left out.
+  /// Registers every kept file into `registry`, in the order they were registered.
+  ///
+  /// A kept file that no longer reads (damaged on disk, or kept by a broker that checked less)
+  /// is set aside: moved to `set-aside/` under the directory, never deleted, and left out of
+  /// the index, with one line naming it and where it went. A file that is gone is left out of
+  /// the index with one line. The broker starts either way.
   ///
   /// - Returns: How many files loaded.
   @discardableResult
   public func load(into registry: ConverterRegistry, logger: Logger) -> Int {
     var loaded = 0
+    var dropped: Set<String> = []
+    if indexIsUnreadable {
+      // The files stay where they are; registering them again rebuilds the index.
+      let aside = (try? setAside("index.json")) ?? "nowhere (it could not be moved)"
+      logger.error(
+        "the index of registered declaration files \(path(of: "index.json")) does not read, moved to \(aside); the files it listed are not loaded"
+      )
+    }
     for entry in entries.withLock({ $0 }) {
+      let path = path(of: entry.name)
       do {
         let problems = try registry.registerDeclarations(
-          from: path(of: entry.name), allowingExampleNamespace: entry.allowExampleNamespace,
+          from: path, allowingExampleNamespace: entry.allowExampleNamespace,
           commandDirectory: entry.commandDirectory)
         for problem in problems { logger.warning("\(problem)") }
         loaded += 1
       } catch {
-        logger.error(
-          "a registered declaration file no longer loads",
-          metadata: ["name": "\(entry.name)", "error": "\(error)"])
+        dropped.insert(entry.name)
+        let reason = "\(error)".replacing(path, with: entry.name)
+        guard access(path, F_OK) == 0 else {
+          logger.error("registered declaration file \(path) is gone; left out: \(reason)")
+          continue
+        }
+        do {
+          let aside = try setAside(entry.name)
+          logger.error(
+            "registered declaration file \(path) no longer reads, moved to \(aside): \(reason)")
+        } catch {
+          logger.error(
+            "registered declaration file \(path) no longer reads and could not be moved aside (\(error)): \(reason)"
+          )
+        }
+      }
+    }
+    if !dropped.isEmpty {
+      do {
+        try entries.withLock { entries in
+          let kept = entries.filter { !dropped.contains($0.name) }
+          try writeIndex(kept)
+          entries = kept
+        }
+      } catch {
+        logger.error("cannot rewrite \(directory.path)/index.json: \(error)")
       }
     }
     return loaded
+  }
+
+  /// Moves the kept file `name` into `set-aside/` (as `name.1`, `name.2`… when that name is
+  /// taken) and returns its new path.
+  private func setAside(_ name: String) throws -> String {
+    let aside = directory.appendingPathComponent("set-aside", isDirectory: true)
+    try FileManager.default.createDirectory(
+      at: aside, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    var target = aside.appendingPathComponent(name).path
+    var suffix = 0
+    while access(target, F_OK) == 0 {
+      suffix += 1
+      target = aside.appendingPathComponent("\(name).\(suffix)").path
+    }
+    guard rename(path(of: name), target) == 0 else {
+      throw FileError("rename", path: path(of: name), code: Errno(rawValue: errno))
+    }
+    return target
+  }
+
+  /// Replaces the index with `entries`.
+  private func writeIndex(_ entries: [Entry]) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try DurableFile.replace(
+      directory.appendingPathComponent("index.json"), with: try encoder.encode(entries))
   }
 }
 

@@ -131,6 +131,13 @@ extension BrokerSocketConnection {
       }
     }
     let name = Self.fileName(request.name)
+    // Checked before anything is kept: a file the broker kept and could not read would be
+    // read again at every start.
+    do throws(PasteboardError) {
+      try ConverterRegistry.checkDeclarations(contents, named: name)
+    } catch {
+      throw ProtocolFailure.refusal(.invalidDeclaration, error.description)
+    }
     let path: String
     do {
       if let kept = context.configuration.registrations {

@@ -66,6 +66,19 @@ extension ConverterRegistry {
       requiringConversions: true)
   }
 
+  /// Checks that `contents` is a declaration file that
+  /// ``registerDeclarations(from:allowingExampleNamespace:commandDirectory:)`` takes (it parses,
+  /// and has a `FerryConversions` array), declaring and registering nothing: what the broker
+  /// asks of a file before it keeps it.
+  ///
+  /// - Parameter name: The file's name, for the error.
+  /// - Throws: ``PasteboardError/invalidConverterDeclaration(path:reason:)`` naming `name`.
+  package static func checkDeclarations(_ contents: Data, named name: String)
+    throws(PasteboardError)
+  {
+    _ = try ConverterDeclarationFile(path: name, contents: contents)
+  }
+
   /// The `.json` and `.plist` files of `path` in byte order of their names, or `nil` when
   /// `path` is not a directory.
   static func declarationFiles(inDirectory path: String) -> [String]? {
