@@ -48,6 +48,25 @@ import Testing
       ])
   }
 
+  /// The same trap in 78 bytes: a UTF-16 string of 34 units whose 34 units fit in the 34
+  /// bytes left before the offset table but whose 68 bytes run past the end of the data.
+  /// swift-foundation's `BPlistScanner.scanUTF16BEString` compares the units, not the bytes,
+  /// with the space left, and `BPlistMap.withBuffer` then traps on the region.
+  @Test func theMinimalUTF16StringPastTheEndIsOneMalformedLine() throws {
+    let contents = try #require(
+      try Self.inputs(of: "declarations").first {
+        $0.name == "found-utf16-string-past-the-end-minimal.bplist"
+      }
+    ).contents
+    #expect(contents.count == 78)
+    #expect(throws: PropertyTree.SyntaxError.self) { try PropertyTree.parsePropertyList(contents) }
+    let file = DeclarationFile(path: "minimal.bplist", contents: contents)
+    #expect(
+      file.diagnostics.map(\.description) == [
+        "minimal.bplist: bad property list: object 0 at byte 8 runs past the end of the objects (68 bytes at byte 11)"
+      ])
+  }
+
   @Test func everyDeclarationsFindingIsDiagnosedInOneLine() throws {
     for (name, contents) in try Self.inputs(of: "declarations") {
       let file = DeclarationFile(path: name, contents: contents)
