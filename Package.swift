@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "SelectionBackendEmbedded", targets: ["SelectionBackendEmbedded"]),
     .library(name: "X11Selections", targets: ["X11Selections"]),
     .library(name: "WaylandSelections", targets: ["WaylandSelections"]),
+    .library(name: "DisplayServers", targets: ["DisplayServers"]),
     .library(name: "DragWindows", targets: ["DragWindows"]),
     .library(name: "FerryProtocol", targets: ["FerryProtocol"]),
     .library(name: "FerryClient", targets: ["FerryClient"]),
@@ -130,6 +131,12 @@ let package = Package(
         "CFerrySystem", "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
       ]),
 
+    // The table of display servers (Wayland, X11) the broker and the tools consult: a new
+    // backend is a module above and a row here.
+    .target(
+      name: "DisplayServers",
+      dependencies: ["SelectionBackend", "WaylandSelections", "X11Selections"]),
+
     // The daemon's configuration file (YAML, read with libyaml), environment and flags. Never
     // a dependency of pbcopy or pbpaste.
     .target(name: "FerryConfiguration", dependencies: ["CYAML", "FerrySystem", "NearMiss"]),
@@ -138,9 +145,9 @@ let package = Package(
     .target(
       name: "FerryBroker",
       dependencies: [
-        "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "FerryProtocol", "FerrySystem",
-        "ImageConversion", "Pasteboard",
-        "SelectionBackend", "UniformTypeIdentifiers", "WaylandSelections", "X11Selections",
+        "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "DisplayServers", "FerryProtocol",
+        "FerrySystem", "ImageConversion", "Pasteboard", "SelectionBackend",
+        "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -150,9 +157,8 @@ let package = Package(
     .target(
       name: "FerryCommandLine",
       dependencies: [
-        "FerryClient", "FerrySystem", "NearMiss", "Pasteboard", "SelectionBackend",
-        "UniformTypeIdentifiers",
-        "WaylandSelections", "X11Selections",
+        "DisplayServers", "FerryClient", "FerrySystem", "NearMiss", "Pasteboard",
+        "SelectionBackend", "UniformTypeIdentifiers", "WaylandSelections", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -185,6 +191,12 @@ let package = Package(
     .executableTarget(
       name: "HistoryFixture", dependencies: ["ClipboardHistory"],
       path: "Tests/Fixtures/HistoryFixture"),
+    .executableTarget(
+      name: "ThirdBackendBroker",
+      dependencies: [
+        "DisplayServers", "FerryBroker", "SelectionBackend", "SelectionBackendEmbedded",
+      ],
+      path: "Tests/Fixtures/ThirdBackendBroker"),
     .executableTarget(
       name: "PasteboardSaveFixture", dependencies: ["Pasteboard", "UniformTypeIdentifiers"],
       path: "Tests/Fixtures/PasteboardSaveFixture"),
@@ -238,7 +250,7 @@ let package = Package(
         "SelectionBackendEmbedded",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
-        "pbcopy", "pbpaste", "ferry", "KeeperProbe",
+        "pbcopy", "pbpaste", "ferry", "KeeperProbe", "ThirdBackendBroker",
       ]),
   ],
   swiftLanguageModes: [.v6]

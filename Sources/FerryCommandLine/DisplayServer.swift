@@ -1,20 +1,39 @@
+import DisplayServers
 import SelectionBackend
 
-/// The display server the command-line tools talk to when no broker runs: the Wayland
-/// compositor when `WAYLAND_DISPLAY` is set (as wl-clipboard does: under XWayland the
-/// Wayland selection is the one every program sees), else the X display.
+/// The display server the command-line tools talk to when no broker runs: the first row of
+/// `DisplayServerTable.standard` whose variable the environment sets — the Wayland compositor
+/// when `WAYLAND_DISPLAY` is set (as wl-clipboard does: under XWayland the Wayland selection is
+/// the one every program sees), else the X display.
 enum DisplayServer {
-  /// Whether a Wayland compositor is named in the environment.
-  static var isWayland: Bool { !(environmentVariable("WAYLAND_DISPLAY") ?? "").isEmpty }
+  /// The environment's display variables, as the table names them.
+  private static var environment: [String: String] {
+    var values: [String: String] = [:]
+    for kind in DisplayServerTable.standard {
+      values[kind.environmentVariable] = environmentVariable(kind.environmentVariable)
+    }
+    return values
+  }
+
+  /// The row and display the environment names first; `nil` when it names none.
+  static var chosen: (kind: DisplayServerKind, display: String)? {
+    DisplayServerTable.first(in: environment)
+  }
+
+  /// Whether the display server the tools use is a Wayland compositor: its text paste takes
+  /// the Wayland fast path (`pasteWaylandText`), an X display's the X11 one.
+  static var isWayland: Bool {
+    chosen?.kind.environmentVariable == DisplayServerKind.wayland.environmentVariable
+  }
 
   /// Whether any display server is named in the environment.
-  static var isAvailable: Bool { isWayland || !(environmentVariable("DISPLAY") ?? "").isEmpty }
+  static var isAvailable: Bool { chosen != nil }
 
-  /// What to tell people when neither is.
-  static let noDisplay = "no display (neither WAYLAND_DISPLAY nor DISPLAY is set)"
+  /// What to tell people when none is.
+  static let noDisplay = "no display (\(DisplayServerTable.nothingNamed()))"
 
-  /// Connects to the display server the environment names: Wayland, or the X display
-  /// `displayName` (`nil`: `$DISPLAY`).
+  /// Connects to the display server the environment names: the first of the table's, or for
+  /// an X display, `displayName` when given (`ferry paste --display`).
   ///
   /// - Throws: ``BackendError/cannotConnect(_:)``.
   static func connect(displayName: String?) throws(BackendError) -> any SelectionBackend {

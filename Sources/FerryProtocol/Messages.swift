@@ -313,11 +313,16 @@ public struct StatusResponse: Codable, Sendable, Hashable {
   /// The Wayland display bridged (through data-control); `nil` when none is, or from a
   /// broker that does not say.
   public var wayland: String?
+  /// Every display server the broker opened or was asked to, bridged or not (and why); `nil`
+  /// from a broker before the list. `display`, `x11Bridged` and `wayland` say the same for X11
+  /// and Wayland and are kept for one release (docs/PROTOCOL.md).
+  public var displays: [DisplayStatus]?
 
   public init(
     version: String, protocolVersion: Int = WireProtocol.version, pid: Int32, uptime: Double,
     display: String?, x11Bridged: Bool, clipboardManager: Bool, socket: String,
-    pasteboards: [PasteboardState], history: HistoryStatusSummary? = nil, wayland: String? = nil
+    pasteboards: [PasteboardState], history: HistoryStatusSummary? = nil, wayland: String? = nil,
+    displays: [DisplayStatus]? = nil
   ) {
     self.version = version
     self.protocolVersion = protocolVersion
@@ -330,11 +335,12 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     self.pasteboards = pasteboards
     self.history = history
     self.wayland = wayland
+    self.displays = displays
   }
 
   enum CodingKeys: String, CodingKey {
     case version, protocolVersion, pid, uptime, display, x11Bridged, clipboardManager, socket
-    case pasteboards, history, wayland
+    case pasteboards, history, wayland, displays
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -350,6 +356,7 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     try container.encode(pasteboards, forKey: .pasteboards)
     try container.encodeIfPresent(history, forKey: .history)
     try container.encodeIfPresent(wayland, forKey: .wayland)
+    try container.encodeIfPresent(displays, forKey: .displays)
   }
 }
 

@@ -110,13 +110,7 @@ extension Ferry {
       print(
         "ferry \(status.version), pid \(status.pid), up \(Int(status.uptime)) s, socket \(status.socket)"
       )
-      switch (status.x11Bridged ? status.display : nil, status.wayland) {
-      case (let x11?, let wayland?):
-        print("X11 display \(x11) and Wayland display \(wayland): bridged, each to the other")
-      case (let x11?, nil): print("display \(x11): bridged")
-      case (nil, let wayland?): print("Wayland display \(wayland): bridged")
-      case (nil, nil): print("no display: headless")
-      }
+      for line in Self.displayLines(status) { print(line) }
       print("clipboard manager: \(status.clipboardManager ? "yes" : "no")")
       if let history = status.history { print("history: \(Self.describe(history))") }
       for board in status.pasteboards {
@@ -129,6 +123,24 @@ extension Ferry {
 }
 
 extension Ferry.StatusCommand {
+  /// One line per display server the broker opened or was asked to — `Wayland display
+  /// wayland-1: bridged (data-control)`, `X11 display :0: not bridged: the display server went
+  /// away (ICCCM selections)` — then, with two or more bridged, that each is bridged to the
+  /// others; `no display: headless` with none.
+  static func displayLines(_ status: StatusResponse) -> [String] {
+    let displays = status.displayList
+    guard !displays.isEmpty else { return ["no display: headless"] }
+    var lines = displays.map { display in
+      let state =
+        display.bridged ? "bridged" : "not bridged: \(display.problem ?? "no reason given")"
+      return "\(display.kind) display \(display.name): \(state) (\(display.protocol))"
+    }
+    let bridged = displays.filter(\.bridged).count
+    if bridged > 1 { lines.append("the \(bridged) displays are bridged, each to the others") }
+    if bridged == 0 { lines.append("no display bridged: headless, serving the socket only") }
+    return lines
+  }
+
   /// The history's line of `ferry status`: `31 entries (2 pinned), 47.1 KiB in …/history.sqlite`
   /// or `off: why`.
   static func describe(_ history: HistoryStatusSummary) -> String {

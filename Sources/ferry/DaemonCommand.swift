@@ -121,8 +121,7 @@ extension Ferry {
         return handler
       }
       var configuration = BrokerDaemon.Configuration(
-        displayName: environment["DISPLAY"], waylandDisplay: environment["WAYLAND_DISPLAY"],
-        socket: SocketPath.resolve(environment: environment),
+        environment: environment, socket: SocketPath.resolve(environment: environment),
         captureLimit: settings.number(.captureLimit) << 20, replace: replace,
         history: Self.history(settings))
       configuration.captureStepTimeout = settings.duration(.captureTimeout)

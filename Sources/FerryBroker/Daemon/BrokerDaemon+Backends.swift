@@ -1,54 +1,55 @@
+import FerryProtocol
 import Logging
 import SelectionBackend
 
-/// The display servers a broker bridges.
-enum DisplayKind: String, Sendable, Hashable {
-  case x11 = "X11"
-  case wayland = "Wayland"
-}
-
-/// A display server the broker opened: which kind, its name, and the backend.
+/// A display server the broker opened: its row of the table, its name, and the backend.
 struct OpenedBackend: Sendable {
-  var kind: DisplayKind
+  var kind: DisplayServerKind
   var display: String
   var backend: any SelectionBackend
 }
 
+/// What the broker did with each display its environment names: opened it, or why not.
+struct OpenedDisplays: Sendable {
+  /// The displays opened, in the table's order.
+  var opened: [OpenedBackend] = []
+  /// The displays named that could not be opened, as status reports them.
+  var refused: [DisplayStatus] = []
+}
+
 extension BrokerDaemon {
-  /// Opens the display servers the configuration names: Wayland when `WAYLAND_DISPLAY` is
-  /// set, X11 when `DISPLAY` is (both under XWayland, bridged to each other through the
+  /// Opens every display server of the configuration's table that its environment names
+  /// (with X11 and Wayland both, under XWayland, bridged to each other through the
   /// pasteboards), none to run headless.
   ///
-  /// An X display that cannot be opened is an error, as it always was. A Wayland compositor
-  /// without the data-control protocol (GNOME, weston) is one line in the log: the broker goes
-  /// on with X11 through XWayland, or headless.
+  /// A display of a required kind (X11) that cannot be opened is an error, as it always was;
+  /// any other (a Wayland compositor without data-control: GNOME, weston) is one line in the
+  /// log and a display status saying why, and the broker goes on with the rest, or headless.
   static func openBackends(_ configuration: Configuration, logger: Logger) async throws
-    -> [OpenedBackend]
+    -> OpenedDisplays
   {
-    var opened: [OpenedBackend] = []
-    if let name = configuration.waylandDisplay, !name.isEmpty {
+    var displays = OpenedDisplays()
+    let options = DisplayServerKind.Options(servingStepTimeout: configuration.servingStepTimeout)
+    for kind in configuration.displayServers {
+      guard let name = kind.display(in: configuration.environment) else { continue }
       do {
-        opened.append(
-          OpenedBackend(
-            kind: .wayland, display: name,
-            backend: try openWayland(name, servingStepTimeout: configuration.servingStepTimeout)))
+        let backend = try await kind.connect(name, options)
+        displays.opened.append(OpenedBackend(kind: kind, display: name, backend: backend))
       } catch {
-        logger.notice("not bridging Wayland: \(error)")
+        guard !kind.isRequired else {
+          displays.opened.forEach { $0.backend.close() }
+          throw BrokerDaemonError.display("\(error)")
+        }
+        logger.notice("not bridging \(kind.name): \(error)")
+        displays.refused.append(
+          DisplayStatus(
+            kind: kind.name, name: name, protocol: kind.protocolName, bridged: false,
+            problem: "\(error)"))
       }
     }
-    if let name = configuration.displayName, !name.isEmpty {
-      do {
-        opened.append(
-          OpenedBackend(
-            kind: .x11, display: name,
-            backend: try await openDisplay(
-              name, servingStepTimeout: configuration.servingStepTimeout)))
-      } catch {
-        opened.forEach { $0.backend.close() }
-        throw BrokerDaemonError.display("\(error)")
-      }
+    if displays.opened.isEmpty {
+      logger.notice("no display: running headless, serving the socket only")
     }
-    if opened.isEmpty { logger.notice("no display: running headless, serving the socket only") }
-    return opened
+    return displays
   }
 }

@@ -1,3 +1,4 @@
+import DisplayServers
 import FerryProtocol
 import FerrySystem
 import ImageConversion
@@ -20,7 +21,8 @@ import SelectionBackend
 /// manager.
 ///
 /// ```swift
-/// let outcome = try await BrokerDaemon.run(BrokerDaemon.Configuration(displayName: ":0"))
+/// let outcome = try await BrokerDaemon.run(
+///   BrokerDaemon.Configuration(environment: ProcessInfo.processInfo.environment))
 /// ```
 ///
 /// One broker runs per user and display: a second one finds the first through a lock file
@@ -28,12 +30,13 @@ import SelectionBackend
 public enum BrokerDaemon {
   /// How the daemon is set up.
   public struct Configuration: Sendable {
-    /// The X display to bridge (`$DISPLAY`); `nil` or empty for none.
-    public var displayName: String?
-    /// The Wayland display to bridge (`$WAYLAND_DISPLAY`); `nil` or empty for none. With
-    /// both, the broker bridges both, and each to the other; with neither it runs headless
-    /// (socket only).
-    public var waylandDisplay: String?
+    /// The display servers the broker may bridge, in order: by default
+    /// `DisplayServerTable.standard` (Wayland, X11). The broker opens every one whose
+    /// variable ``environment`` sets; with none it runs headless (socket only).
+    public var displayServers: [DisplayServerKind]
+    /// Where each display server's variable is read (`DISPLAY`, `WAYLAND_DISPLAY`): the
+    /// process's environment, with `ferry daemon --display` applied.
+    public var environment: [String: String]
     /// The socket.
     public var socket: SocketPath
     /// How much of a new `CLIPBOARD` owner's data is copied at once, so that it survives the
@@ -55,21 +58,39 @@ public enum BrokerDaemon {
     /// Where the daemon logs.
     public var logger: Logger
 
-    /// Creates a configuration.
+    /// Creates a configuration that bridges the displays `environment` names.
+    public init(
+      environment: [String: String],
+      displayServers: [DisplayServerKind] = DisplayServerTable.standard,
+      socket: SocketPath = .resolve(), captureLimit: Int = 64 << 20,
+      replace: Bool = false, dataDirectory: URL? = Configuration.defaultDataDirectory(),
+      history: HistorySettings = HistorySettings(), logger: Logger = Logger(label: "ferry.daemon")
+    ) {
+      self.history = history
+      self.dataDirectory = dataDirectory
+      self.environment = environment
+      self.displayServers = displayServers
+      self.socket = socket
+      self.captureLimit = captureLimit
+      self.replace = replace
+      self.logger = logger
+    }
+
+    /// Creates a configuration that bridges the X display `displayName` and the Wayland
+    /// display `waylandDisplay` (`nil` or empty: none): the standard table with only these
+    /// two variables set.
     public init(
       displayName: String?, waylandDisplay: String? = nil, socket: SocketPath = .resolve(),
       captureLimit: Int = 64 << 20,
       replace: Bool = false, dataDirectory: URL? = Configuration.defaultDataDirectory(),
       history: HistorySettings = HistorySettings(), logger: Logger = Logger(label: "ferry.daemon")
     ) {
-      self.history = history
-      self.dataDirectory = dataDirectory
-      self.displayName = displayName
-      self.waylandDisplay = waylandDisplay
-      self.socket = socket
-      self.captureLimit = captureLimit
-      self.replace = replace
-      self.logger = logger
+      var environment: [String: String] = [:]
+      environment[DisplayServerKind.x11.environmentVariable] = displayName
+      environment[DisplayServerKind.wayland.environmentVariable] = waylandDisplay
+      self.init(
+        environment: environment, socket: socket, captureLimit: captureLimit, replace: replace,
+        dataDirectory: dataDirectory, history: history, logger: logger)
     }
   }
 
@@ -95,8 +116,9 @@ public enum BrokerDaemon {
     }
     defer { lock.release() }
 
-    let backends = try await openBackends(configuration, logger: logger)
-    let state = DaemonState(backends: backends)
+    let displays = try await openBackends(configuration, logger: logger)
+    let backends = displays.opened
+    let state = DaemonState(backends: backends, refused: displays.refused)
     var serverConfiguration = BrokerSocketServer.Configuration(
       location: configuration.socket, status: state, logger: logger)
     // Images are offered in every format the broker converts to (docs/CONVERTERS.md).
@@ -160,9 +182,9 @@ public enum BrokerDaemon {
         }
       }
       backend.onConnectionLost {
-        state.setBridged(opened.kind, false)
+        state.setLost(backend)
         logger.error(
-          "the display went away (\(opened.kind.rawValue) \(opened.display)); serving the socket and any other display"
+          "the display went away (\(opened.kind.name) \(opened.display)); serving the socket and any other display"
         )
       }
     }
@@ -183,9 +205,9 @@ public enum BrokerDaemon {
     }
     serverConfiguration.trimsHeapWhenIdle = true
     let server = try await BrokerSocketServer.bind(serverConfiguration)
-    let displays = backends.map { "\($0.kind.rawValue) display \($0.display)" }.joined(
+    let names = backends.map { "\($0.kind.name) display \($0.display)" }.joined(
       separator: " and ")
-    logger.info("listening on \(server.path)\(displays.isEmpty ? "" : " for \(displays)")")
+    logger.info("listening on \(server.path)\(names.isEmpty ? "" : " for \(names)")")
     let serving = Task { try await server.serve() }
     ServiceReadiness.notifyReady(status: "serving \(server.path)")
     await SignalWaiter.waitForTermination()
@@ -245,17 +267,24 @@ extension BrokerDaemon {
 /// What `ferry status` reports, kept current by the daemon.
 final class DaemonState: BrokerStatusProvider {
   private let started = ContinuousClock.now
-  private let displays: [OpenedBackend]
-  private let flags: TrackedMutex<(bridged: Set<DisplayKind>, manager: Bool)>
+  private let opened: [OpenedBackend]
+  private let refused: [DisplayStatus]
+  /// Of each opened display, by its place in `opened`, why it is not bridged now; `nil` while
+  /// it is.
+  private let flags: TrackedMutex<(problems: [String?], manager: Bool)>
 
-  init(backends: [OpenedBackend]) {
-    displays = backends
-    flags = TrackedMutex((Set(backends.map(\.kind)), false))
+  init(backends: [OpenedBackend], refused: [DisplayStatus] = []) {
+    opened = backends
+    self.refused = refused
+    flags = TrackedMutex((Array(repeating: nil, count: backends.count), false))
   }
 
   func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
-  func setBridged(_ kind: DisplayKind, _ value: Bool) {
-    flags.withLock { if value { $0.bridged.insert(kind) } else { $0.bridged.remove(kind) } }
+
+  /// `backend`'s display server went away.
+  func setLost(_ backend: any SelectionBackend) {
+    guard let index = opened.firstIndex(where: { $0.backend === backend }) else { return }
+    flags.withLock { $0.problems[index] = "the display server went away" }
   }
 
   private let historyProblemText = TrackedMutex<String?>(nil)
@@ -266,17 +295,21 @@ final class DaemonState: BrokerStatusProvider {
 
   /// Whether the display server of `backend` is still there.
   func isBridged(_ backend: any SelectionBackend) -> Bool {
-    guard let kind = displays.first(where: { $0.backend === backend })?.kind else { return false }
-    return flags.withLock { $0.bridged.contains(kind) }
+    guard let index = opened.firstIndex(where: { $0.backend === backend }) else { return false }
+    return flags.withLock { $0.problems[index] == nil }
   }
 
   func status() async -> BrokerStatus {
-    let (bridged, manager) = flags.withLock { $0 }
-    let x11 = displays.first { $0.kind == .x11 && bridged.contains(.x11) }?.display
-    let wayland = displays.first { $0.kind == .wayland && bridged.contains(.wayland) }?.display
+    let (problems, manager) = flags.withLock { $0 }
+    let displays =
+      zip(opened, problems).map { display, problem in
+        DisplayStatus(
+          kind: display.kind.name, name: display.display, protocol: display.kind.protocolName,
+          bridged: problem == nil, problem: problem)
+      } + refused
     return BrokerStatus(
-      uptime: ContinuousClock.now - started, display: x11, x11Bridged: x11 != nil, wayland: wayland,
-      clipboardManager: manager, historyProblem: historyProblem)
+      uptime: ContinuousClock.now - started, displays: displays, clipboardManager: manager,
+      historyProblem: historyProblem)
   }
 }
 

@@ -1,3 +1,4 @@
+import FerryProtocol
 import Pasteboard
 
 #if canImport(Glibc)
@@ -37,13 +38,18 @@ public struct BrokerStatus: Sendable, Hashable {
   /// Why the broker keeps no clipboard history (`history.enabled is false`, the
   /// error opening it); `nil` when it keeps one or does not say.
   public var historyProblem: String?
+  /// Every display server the broker opened or was asked to, in the table's order; empty
+  /// from a provider that does not say (``display``, ``x11Bridged`` and ``wayland`` then
+  /// speak for it).
+  public var displays: [DisplayStatus]
 
   /// Creates a status.
   public init(
     version: String = BrokerStatus.softwareVersion, pid: Int32 = getpid(), uptime: Duration = .zero,
     display: String? = nil, x11Bridged: Bool = false, wayland: String? = nil,
     clipboardManager: Bool = false,
-    pasteboards: [Pasteboard.Name] = [.general, .primary], historyProblem: String? = nil
+    pasteboards: [Pasteboard.Name] = [.general, .primary], historyProblem: String? = nil,
+    displays: [DisplayStatus] = []
   ) {
     self.version = version
     self.pid = pid
@@ -54,6 +60,20 @@ public struct BrokerStatus: Sendable, Hashable {
     self.clipboardManager = clipboardManager
     self.pasteboards = pasteboards
     self.historyProblem = historyProblem
+    self.displays = displays
+  }
+
+  /// A status whose displays are `displays`; the fields of the wire format before the list
+  /// (``display``, ``x11Bridged``, ``wayland``) are derived from it.
+  public init(
+    uptime: Duration, displays: [DisplayStatus], clipboardManager: Bool,
+    historyProblem: String? = nil
+  ) {
+    let legacy = StatusResponse.legacyFields(of: displays)
+    self.init(
+      uptime: uptime, display: legacy.display, x11Bridged: legacy.x11Bridged,
+      wayland: legacy.wayland, clipboardManager: clipboardManager, historyProblem: historyProblem,
+      displays: displays)
   }
 
   /// The version reported when the daemon gives none.

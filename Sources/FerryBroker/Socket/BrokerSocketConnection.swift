@@ -233,7 +233,8 @@ struct BrokerSocketConnection {
         uptime: Double(seconds) + Double(attoseconds) / 1e18, display: status.display,
         x11Bridged: status.x11Bridged, clipboardManager: status.clipboardManager,
         socket: context.configuration.location.path, pasteboards: boards,
-        history: await historyStatus(problem: status.historyProblem), wayland: status.wayland))
+        history: await historyStatus(problem: status.historyProblem), wayland: status.wayland,
+        displays: status.displays))
   }
 
   // MARK: - Frames
