@@ -89,6 +89,30 @@ cferry_image_status cferry_tiff_decode(const uint8_t *bytes, size_t length, uint
   if (!tiff)
     return cferry_fail(message, CFERRY_IMAGE_UNREADABLE, "not a readable TIFF: %s",
                        reason[0] ? reason : "no TIFF header");
+  // libtiff keeps its assert()s, and its rarer codecs are where damaged files have reached
+  // one (old-style JPEG's tif_ojpeg.c among them): an abort no caller survives. Only the
+  // schemes that scanners, cameras, GIMP and the clipboard write are decoded (issue 36).
+  uint16_t compression = COMPRESSION_NONE;
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_COMPRESSION, &compression);
+  switch (compression) {
+  case COMPRESSION_NONE:
+  case COMPRESSION_CCITTRLE:
+  case COMPRESSION_CCITTFAX3:
+  case COMPRESSION_CCITTFAX4:
+  case COMPRESSION_LZW:
+  case COMPRESSION_JPEG:
+  case COMPRESSION_ADOBE_DEFLATE:
+  case COMPRESSION_DEFLATE:
+  case COMPRESSION_PACKBITS:
+  case COMPRESSION_LZMA:
+  case COMPRESSION_ZSTD:
+  case COMPRESSION_WEBP:
+    break;
+  default:
+    TIFFClose(tiff);
+    return cferry_fail(message, CFERRY_IMAGE_UNREADABLE,
+                       "a TIFF compressed with scheme %u, which Ferry does not decode", compression);
+  }
   uint32_t width = 0, height = 0;
   TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width);
   TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);

@@ -12,7 +12,7 @@ extension ConfigurationKey {
   /// How much of a new CLIPBOARD owner's data is copied at once.
   public static let captureLimit = ConfigurationKey(
     name: "capture-limit", variable: "FERRY_CAPTURE_LIMIT", flag: "--capture-limit",
-    kind: .number(minimum: 0, unit: "MiB"), defaultValue: .number(64),
+    kind: .number(minimum: 0, maximum: 1 << 24, unit: "MiB"), defaultValue: .number(64),
     summary:
       "How much of a new CLIPBOARD owner's data is copied at once, in MiB (0: only what SAVE_TARGETS hands over)."
   )
@@ -39,19 +39,19 @@ extension ConfigurationKey {
   /// The most entries the history keeps.
   public static let historyEntries = ConfigurationKey(
     name: "history.entries", variable: "FERRY_HISTORY_ENTRIES", flag: "--history-entries",
-    kind: .number(minimum: 1, unit: "entries"), defaultValue: .number(1000),
+    kind: .number(minimum: 1, maximum: 100_000_000, unit: "entries"), defaultValue: .number(1000),
     summary: "The most entries the history keeps; the oldest unpinned go first.")
 
   /// The most bytes the history keeps.
   public static let historySize = ConfigurationKey(
     name: "history.size", variable: "FERRY_HISTORY_MIB", flag: "--history-size",
-    kind: .number(minimum: 1, unit: "MiB"), defaultValue: .number(1024),
+    kind: .number(minimum: 1, maximum: 1 << 24, unit: "MiB"), defaultValue: .number(1024),
     summary: "The most the history keeps in all, in MiB.")
 
   /// The largest copy recorded.
   public static let historyItemSize = ConfigurationKey(
     name: "history.item-size", variable: "FERRY_HISTORY_ITEM_MIB", flag: "--history-item-size",
-    kind: .number(minimum: 1, unit: "MiB"), defaultValue: .number(256),
+    kind: .number(minimum: 1, maximum: 1 << 24, unit: "MiB"), defaultValue: .number(256),
     summary: "The largest copy recorded, in MiB.")
 
   /// Applications whose copies are never recorded.
@@ -79,7 +79,7 @@ extension ConfigurationKey {
   public static let imagesPixelLimit = ConfigurationKey(
     name: "images.pixel-limit", variable: "FERRY_IMAGES_PIXEL_LIMIT",
     flag: "--images-pixel-limit",
-    kind: .number(minimum: 1, unit: "megapixels"), defaultValue: .number(40),
+    kind: .number(minimum: 1, maximum: 1_000_000, unit: "megapixels"), defaultValue: .number(40),
     summary:
       "The largest image the broker converts to other formats, in megapixels; a larger one is refused before its pixels are read."
   )

@@ -3,8 +3,11 @@
 public struct ConfigurationKey: Sendable, Hashable {
   /// What values a key takes, and how they are read from text.
   public enum Kind: Sendable, Hashable {
-    /// A whole number, at least `minimum`; `unit` names what it counts ("MiB", "entries").
-    case number(minimum: Int, unit: String)
+    /// A whole number from `minimum` to `maximum`; `unit` names what it counts ("MiB",
+    /// "entries"). The maximum keeps what the daemon computes from it (MiB in bytes,
+    /// megapixels in pixels) inside `Int`: `images.pixel-limit: 9223372036855` trapped the
+    /// daemon at start before there was one.
+    case number(minimum: Int, maximum: Int, unit: String)
     /// `true`/`false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
     case toggle
     /// One of a fixed list of words.
@@ -33,8 +36,9 @@ public struct ConfigurationKey: Sendable, Hashable {
   public func value(from text: String) -> ConfigurationValue? {
     let trimmed = text.trimmingSpaces
     switch kind {
-    case .number(let minimum, _):
-      guard let number = Int(trimmed.replacingUnderscores), number >= minimum else { return nil }
+    case .number(let minimum, let maximum, _):
+      guard let number = Int(trimmed.replacingUnderscores), number >= minimum, number <= maximum
+      else { return nil }
       return .number(number)
     case .toggle:
       switch trimmed.lowercased() {
@@ -57,7 +61,8 @@ public struct ConfigurationKey: Sendable, Hashable {
   /// The key's values in words, for an error line: "a whole number of MiB, 0 or more".
   public var expected: String {
     switch kind {
-    case .number(let minimum, let unit): "a whole number of \(unit), \(minimum) or more"
+    case .number(let minimum, let maximum, let unit):
+      "a whole number of \(unit), from \(minimum) to \(maximum)"
     case .toggle: "true or false"
     case .choice(let words): "one of " + words.joined(separator: ", ")
     case .seconds: "a number of seconds, more than 0 and at most 3600"

@@ -128,7 +128,17 @@ private final class YAMLComposer {
     return root
   }
 
-  func node(from event: Event) throws(YAMLError) -> YAMLNode {
+  /// The most levels of sequences and mappings a document may nest: far past any
+  /// configuration, and far short of the ~10,000 levels that overflowed the stack of this
+  /// recursive composer (libyaml 0.2.5 sets no limit of its own).
+  static let maximumDepth = 64
+
+  func node(from event: Event, depth: Int = 0) throws(YAMLError) -> YAMLNode {
+    if depth > Self.maximumDepth,
+      event.type == YAML_SEQUENCE_START_EVENT || event.type == YAML_MAPPING_START_EVENT
+    {
+      throw .syntax(problem: "nested more than \(Self.maximumDepth) levels deep", event.mark)
+    }
     switch event.type {
     case YAML_ALIAS_EVENT:
       guard let name = Event.string(event.event.data.alias.anchor), let node = anchors[name] else {
@@ -148,7 +158,7 @@ private final class YAMLComposer {
       var elements: [YAMLNode] = []
       var next = try parse()
       while next.type != YAML_SEQUENCE_END_EVENT {
-        elements.append(try node(from: next))
+        elements.append(try node(from: next, depth: depth + 1))
         next = try parse()
       }
       let node = YAMLNode.sequence(elements, event.mark)
@@ -158,8 +168,8 @@ private final class YAMLComposer {
       var pairs: [(key: YAMLNode, value: YAMLNode)] = []
       var next = try parse()
       while next.type != YAML_MAPPING_END_EVENT {
-        let key = try node(from: next)
-        let value = try node(from: try parse())
+        let key = try node(from: next, depth: depth + 1)
+        let value = try node(from: try parse(), depth: depth + 1)
         pairs.append((key, value))
         next = try parse()
       }

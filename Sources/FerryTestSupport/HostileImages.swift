@@ -38,12 +38,12 @@ public enum HostileImages {
   }
 
   /// A little-endian TIFF of 16 × 16 RGB pixels whose one strip's offset points far past the
-  /// file's end.
-  public static func tiffWithBogusOffset() -> Data {
+  /// file's end, compressed (it says) with scheme `compression` (1: none).
+  public static func tiffWithBogusOffset(compression: UInt32 = 1) -> Data {
     var data = Data([0x49, 0x49, 42, 0])
     data.append(littleEndian: UInt32(8))
     let entries: [(UInt16, UInt16, UInt32, UInt32)] = [
-      (256, 3, 1, 16), (257, 3, 1, 16), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 2),
+      (256, 3, 1, 16), (257, 3, 1, 16), (258, 3, 1, 8), (259, 3, 1, compression), (262, 3, 1, 2),
       (273, 4, 1, 0x7FFF_FFF0), (277, 3, 1, 3), (278, 3, 1, 16), (279, 4, 1, 768),
     ]
     data.append(littleEndian: UInt16(entries.count))

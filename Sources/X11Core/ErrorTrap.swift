@@ -1,6 +1,10 @@
 internal import CX11
 import FerrySystem
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Captures X protocol errors instead of letting Xlib's default handler exit the process, and
 /// keeps a lost connection from ending the process (its display's exit handler ends only
 /// the thread that owns it).
@@ -30,6 +34,9 @@ enum ErrorTrap {
     // (``X11Connection/onLostInsideXlib(_:)``) is only reached when this one returns.
     _ = XSetIOErrorHandler { display in
       if let display { ErrorTrap.markLost(display) }
+      // Inside XOpenDisplay (its own round trips: BIG-REQUESTS, XKB) the display has no exit
+      // handler of Ferry's yet, and Xlib's default one exits the process.
+      if let opening = ErrorTrap.openingHandler() { opening() }
       return 0
     }
     _ = XSetErrorHandler { display, event in
@@ -42,6 +49,27 @@ enum ErrorTrap {
       ErrorTrap.errors.withLock { $0[key, default: []].append(captured) }
       return 0
     }
+  }
+
+  /// What ends the calling thread's `XOpenDisplay` if the server goes away inside it, by
+  /// thread.
+  private static let opening = TrackedMutex<[UInt: OpeningHandler]>([:])
+
+  /// Runs `open` (an `XOpenDisplay`) with `lost` as what runs, on this thread, if Xlib finds
+  /// the connection dead inside it: before the display exists, no exit handler of its own can
+  /// be set, and Xlib's default one exits the process (issue 36).
+  static func whileOpening<T>(_ lost: (() -> Never)?, _ open: () -> T) -> T {
+    guard let lost else { return open() }
+    let thread = UInt(pthread_self())
+    opening.withLock { $0[thread] = OpeningHandler(lost) }
+    defer { _ = opening.withLock { $0.removeValue(forKey: thread) } }
+    return open()
+  }
+
+  /// The calling thread's handler of ``whileOpening(_:_:)``, if it is opening a display.
+  fileprivate static func openingHandler() -> (() -> Never)? {
+    let thread = UInt(pthread_self())
+    return opening.withLock { $0.removeValue(forKey: thread) }?.handler
   }
 
   /// Forgets everything filed under `display`'s address: called when a display is opened,
@@ -70,5 +98,14 @@ enum ErrorTrap {
   static func isLost(_ display: OpaquePointer) -> Bool {
     let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
     return lost.withLock { $0.contains(key) }
+  }
+}
+
+/// A handler of ``ErrorTrap/whileOpening(_:_:)``.
+private final class OpeningHandler: Sendable {
+  let handler: @Sendable () -> Never
+  init(_ handler: @escaping () -> Never) {
+    nonisolated(unsafe) let handler = handler
+    self.handler = { handler() }
   }
 }

@@ -41,14 +41,19 @@ public final class X11Connection {
 
   /// Opens `name` (or `$DISPLAY`) and interns ``Atoms`` in one round trip.
   ///
+  /// - Parameter lost: What runs, as ``onLostInsideXlib(_:)``'s handler, when Xlib finds the
+  ///   connection dead inside a call — set right after the connection opens, before its first
+  ///   round trip: a server that closes the connection after its setup reply made Xlib's
+  ///   default handler exit the whole process (issue 36).
   /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
-  public init(name: String?) throws {
+  public init(name: String?, lost: (() -> Never)? = nil) throws {
     ErrorTrap.install()
-    guard let display = XOpenDisplay(name) else {
+    guard let display = ErrorTrap.whileOpening(lost, { XOpenDisplay(name) }) else {
       throw X11Error.cannotOpenDisplay(name ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "")
     }
     ErrorTrap.forget(display)
     self.display = display
+    if let lost { lostInsideXlib = Self.setLostHandler(lost, on: display) }
     root = XWindow(rawValue: UInt(XDefaultRootWindow(display)))
     fileDescriptor = XConnectionNumber(display)
     let extended = XExtendedMaxRequestSize(display)
@@ -122,8 +127,15 @@ public final class X11Connection {
   /// Sets what runs when Xlib finds the connection dead inside a call, on the thread of
   /// that call. `handler` must not return: Xlib exits the process when it does.
   func onLostInsideXlib(_ handler: @escaping () -> Never) {
+    lostInsideXlib = Self.setLostHandler(handler, on: display)
+  }
+
+  /// Makes `handler` Xlib's exit handler of `display`; the box returned must be kept as long
+  /// as the display is open.
+  private static func setLostHandler(_ handler: @escaping () -> Never, on display: OpaquePointer)
+    -> LostInsideXlibHandler
+  {
     let box = LostInsideXlibHandler(handler)
-    lostInsideXlib = box
     XSetIOErrorExitHandler(
       display,
       { display, context in
@@ -131,6 +143,7 @@ public final class X11Connection {
         guard let context else { pthread_exit(nil) }
         Unmanaged<LostInsideXlibHandler>.fromOpaque(context).takeUnretainedValue().handler()
       }, Unmanaged.passUnretained(box).toOpaque())
+    return box
   }
 }
 

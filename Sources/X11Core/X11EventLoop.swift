@@ -65,7 +65,16 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
       defer { finished.signal() }
       let session: Session
       do {
-        session = try open(display: display, makeSession)
+        session = try open(display: display, makeSession) {
+          // The server went away while the connection was being opened: this init fails.
+          let first = opened.withLock { result -> Bool in
+            guard case .none = result else { return false }
+            result = .failure(
+              .cannotOpenDisplay("\(display ?? "$DISPLAY"): the X server closed the connection"))
+            return true
+          }
+          if first { ready.signal() }
+        }
         opened.withLock { $0 = .success(()) }
         ready.signal()
       } catch {
@@ -124,16 +133,23 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
 
   /// Opens the connection on the X thread (this one), arranges for a loss inside Xlib to end
   /// only this thread, and makes the session.
-  private func open(display: String?, _ makeSession: MakeSession) throws -> Session {
-    let connection = try X11Connection(name: display)
-    connection.onLostInsideXlib { [unowned self] in
+  ///
+  /// `lostWhileOpening` runs when the connection is found dead before the session is made.
+  private func open(
+    display: String?, _ makeSession: MakeSession, lostWhileOpening: @escaping () -> Void = {}
+  ) throws -> Session {
+    let made = TrackedMutex(false)
+    // Set before the connection's first round trip (X11Connection's init).
+    let connection = try X11Connection(name: display) { [unowned self] in
       // Xlib found the connection dead inside a call. Tell every waiter, then end this
       // thread without returning to Xlib, which would exit the process.
+      if !made.withLock({ $0 }) { lostWhileOpening() }
       if let end = lostInsideXlib { end() }
       threadEndsInsideXlib()
       pthread_exit(nil)
     }
     let session = try makeSession(connection, self)
+    made.withLock { $0 = true }
     connection.flush()
     return session
   }

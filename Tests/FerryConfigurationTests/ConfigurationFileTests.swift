@@ -44,11 +44,11 @@ import Testing
     ),
     (
       "\nhistory:\n  entries: lots\n",
-      "config:3: history.entries: 'lots' is not a whole number of entries, 1 or more"
+      "config:3: history.entries: 'lots' is not a whole number of entries, from 1 to 100000000"
     ),
     (
       "history:\n  entries: 0\n",
-      "config:2: history.entries: '0' is not a whole number of entries, 1 or more"
+      "config:2: history.entries: '0' is not a whole number of entries, from 1 to 100000000"
     ),
     (
       "log-level: loud\n",
@@ -61,11 +61,11 @@ import Testing
     ("history:\n  enabled: maybe\n", "config:2: history.enabled: 'maybe' is not true or false"),
     (
       "capture-limit:\n",
-      "config:1: capture-limit has no value (expected a whole number of MiB, 0 or more)"
+      "config:1: capture-limit has no value (expected a whole number of MiB, from 0 to 16777216)"
     ),
     (
       "capture-limit: [1, 2]\n",
-      "config:1: capture-limit: expected a whole number of MiB, 0 or more, not a list"
+      "config:1: capture-limit: expected a whole number of MiB, from 0 to 16777216, not a list"
     ),
     (
       "history: 5\n",
@@ -120,6 +120,42 @@ import Testing
       !line.unicodeScalars.contains { breaks.contains($0.properties.generalCategory) },
       "\(line.debugDescription)")
     if let message { #expect(line == message) }
+  }
+
+  /// Issue 36: 10,000 levels of `[` overflowed the stack of the composer (libyaml sets no
+  /// limit); a number past what the daemon computes with trapped it at start.
+  @Test(
+    arguments: [
+      (
+        "capture-limit: " + String(repeating: "[", count: 10_000),
+        "config:1:80: not valid YAML: nested more than 64 levels deep"
+      ),
+      (
+        "history:\n"
+          + (1...80).map { String(repeating: "  ", count: $0) + "a\($0):" }.joined(separator: "\n")
+          + " 1\n",
+        nil
+      ),
+      (
+        "images:\n  pixel-limit: 9223372036855\n",
+        "config:2: images.pixel-limit: '9223372036855' is not a whole number of megapixels, from 1 to 1000000"
+      ),
+      (
+        "capture-limit: 8796093022208\n",
+        "config:1: capture-limit: '8796093022208' is not a whole number of MiB, from 0 to 16777216"
+      ),
+    ] as [(String, String?)])
+  func aFileTooDeepOrANumberTooLargeIsOneLine(text: String, message: String?) throws {
+    let error = #expect(throws: ConfigurationError.self) {
+      try ConfigurationFile(path: "config", text: text)
+    }
+    let line = try #require(error?.message)
+    #expect(!line.contains("\n"))
+    if let message {
+      #expect(line == message)
+    } else {
+      #expect(line.contains("nested more than 64"))
+    }
   }
 
   @Test func anEmptyFileOrOneOfCommentsSetsNothing() throws {

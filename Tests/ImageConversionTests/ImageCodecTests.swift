@@ -93,6 +93,20 @@ import Testing
     #expect(error?.reason == .unreadable, "\(String(describing: error))")
   }
 
+  /// Old-style JPEG (6), JBIG (34661), PixarLog (32909), SGILog (34676) and ThunderScan
+  /// (32809) are refused before libtiff's codec runs: libtiff keeps its assert()s, and its
+  /// rarer codecs are where damaged files reached one (issue 36).
+  @Test(arguments: [6, 34661, 32909, 34676, 32809] as [UInt32])
+  func aTIFFOfARareCompressionIsRefusedBeforeDecoding(_ scheme: UInt32) {
+    let error = #expect(throws: ImageConversionError.self) {
+      try RGBAImage.decode(
+        HostileImages.tiffWithBogusOffset(compression: scheme), as: .tiff, pixelLimit: 10_000)
+    }
+    #expect(error?.reason == .unreadable)
+    #expect(
+      "\(String(describing: error))".contains("scheme \(scheme)"), "\(String(describing: error))")
+  }
+
   @Test func aGIFClaimingManyFramesCostsItsFirst() throws {
     let gif = HostileImages.gifWithFrames(100_000)
     let image = try RGBAImage.decode(gif, as: .gif, pixelLimit: 10)

@@ -55,6 +55,22 @@ import Testing
     #expect(sections.map(\.mimeType) == ["text/x-good"])
   }
 
+  /// A rule indented deeper than `deepestIndent` ends the parse (issue 36): matching recurses
+  /// once per level, and 60,000 levels overflowed the stack of whatever sniffed data. Rules up
+  /// to that depth still match.
+  @Test func aRuleIndentedTooDeepEndsTheParse() {
+    let header = Array("MIME-Magic\0\n".utf8)
+    func section(_ type: String, depth: Int) -> [UInt8] {
+      Array("[50:\(type)]\n".utf8)
+        + (0...depth).flatMap { Array("\($0 == 0 ? "" : String($0))>0=\0\u{1}A\n".utf8) }
+    }
+    let sections = MIMEMagic.parse(
+      header + section("text/x-deep-enough", depth: MIMEMagic.deepestIndent)
+        + section("text/x-too-deep", depth: 60_000))
+    #expect(sections.map(\.mimeType) == ["text/x-deep-enough"])
+    #expect(sections.first.map { MIMEMagic.matches($0.matches[0], Array("A".utf8)) } == true)
+  }
+
   /// The same for a priority and a range past `largestNumber`: no section, no trap, and a
   /// range that large never reaches `matches`.
   @Test func aPriorityOrRangeTooLargeIsMalformed() {

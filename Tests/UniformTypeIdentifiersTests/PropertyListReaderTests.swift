@@ -149,6 +149,33 @@ import Testing
     }
   }
 
+  /// 9,999 references to one 400 KB data object: read once, its storage shared by every
+  /// element (before, each reference made a copy: a 410 KB file took 3.9 GB and 27 s).
+  @Test func aSharedObjectIsReadOnceAndShared() throws {
+    let size = 400_000
+    var bytes = Array("bplist00".utf8)
+    let offsets = [bytes.count, bytes.count + 4 + 9_999]
+    bytes += [0xAF, 0x11, 0x27, 0x0F] + [UInt8](repeating: 1, count: 9_999)
+    bytes += [0x4F, 0x12, 0x00, 0x06, 0x1A, 0x80] + [UInt8](repeating: 0x5A, count: size)
+    let table = bytes.count
+    for offset in offsets {
+      bytes += (0..<4).reversed().map { UInt8(truncatingIfNeeded: offset >> (8 * $0)) }
+    }
+    func big(_ value: Int) -> [UInt8] {
+      (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+    bytes += [0, 0, 0, 0, 0, 0, 4, 1] + big(2) + big(0) + big(table)
+    let list = try #require(try PropertyTree.parsePropertyList(Data(bytes)) as? [Any])
+    #expect(list.count == 9_999)
+    let first = try #require(list.first as? Data)
+    let last = try #require(list.last as? Data)
+    #expect(first.count == size)
+    let addresses = [first, last].map { data in
+      data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+    }
+    #expect(addresses[0] == addresses[1], "every reference shares the one object's bytes")
+  }
+
   @Test(arguments: [
     ("<plist><dict><key>a</key></dict></plist>", "where an element belongs"),
     ("<plist><array>", "ends too soon"),

@@ -32,6 +32,11 @@ struct BinaryPropertyList {
   private let top: Int
   private var depth = 0
   private var values = 0
+  /// Each object read, by index: a shared object is read once and every reference to it
+  /// shares its storage (`String`, `Data` and arrays are copied on write), so 9,999
+  /// references to a 400 KB string cost 400 KB, not 4 GB.
+  /// Each with the values it holds, itself included, which every reference counts again.
+  private var read: [Int: (value: Any, values: Int)] = [:]
 
   /// Whether `contents` begins as a binary property list does.
   static func isBinary(_ contents: some Collection<UInt8>) -> Bool {
@@ -99,14 +104,32 @@ struct BinaryPropertyList {
   /// The object at `index` of the offset table, and everything it holds.
   private mutating func object(_ index: Int) throws(Malformed) -> Any {
     depth += 1
-    values += 1
     defer { depth -= 1 }
     if depth > PropertyTree.maximumDepth {
       throw Malformed(description: "nested more than \(PropertyTree.maximumDepth) levels deep")
     }
+    // A reused object counts as many values as it holds: a consumer walks every reference.
+    if let (value, held) = read[index] {
+      try count(held)
+      return value
+    }
+    let before = values
+    try count(1)
+    let value = try decode(index)
+    read[index] = (value, values - before)
+    return value
+  }
+
+  /// Counts `more` values against ``PropertyTree/maximumValues``.
+  private mutating func count(_ more: Int) throws(Malformed) {
+    values += more
     if values > PropertyTree.maximumValues {
       throw Malformed(description: "more than \(PropertyTree.maximumValues) values")
     }
+  }
+
+  /// Decodes the object at `index` (``object(_:)`` counts it and keeps it).
+  private mutating func decode(_ index: Int) throws(Malformed) -> Any {
     let start = try offset(of: index)
     let marker = bytes[start]
     let low = Int(marker & 0x0F)

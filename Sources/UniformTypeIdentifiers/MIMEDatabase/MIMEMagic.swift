@@ -28,6 +28,10 @@ package enum MIMEMagic {
 
   /// The largest number a magic file may write (an offset, a range, a priority, an indent).
   static let largestNumber = Int(UInt32.max)
+  /// The deepest a rule may be indented: matching recurses once per level, and 60,000 levels
+  /// (0.7 MB of `magic`) overflowed the stack (issue 36). freedesktop.org's own file stays
+  /// within single digits.
+  static let deepestIndent = 32
 
   /// The MIME type the magic rules give `bytes` (only its first 4 KiB or so are looked at).
   package static func mimeType(of bytes: [UInt8]) -> String? {
@@ -114,7 +118,9 @@ package enum MIMEMagic {
       }
       while index < bytes.count, bytes[index] != UInt8(ascii: "[") {
         let indent = readNumber() ?? 0
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { return sections }
+        // Too deep is malformed: the parse ends with what came before, as for other faults.
+        guard indent <= deepestIndent, index < bytes.count, bytes[index] == UInt8(ascii: ">")
+        else { return sections }
         index += 1
         guard let offset = readNumber(), index + 2 < bytes.count, bytes[index] == UInt8(ascii: "=")
         else {

@@ -14,7 +14,7 @@ import Testing
     ),
     (
       "history:\n  entries: plenty\n",
-      ":2: history.entries: 'plenty' is not a whole number of entries, 1 or more"
+      ":2: history.entries: 'plenty' is not a whole number of entries, from 1 to 100000000"
     ),
     ("timeouts: {capture: 2\n", ":2:1: not valid YAML"),
   ])
@@ -52,7 +52,8 @@ import Testing
     let flag = try await fixture.run(["ferry", "daemon", "--capture-limit=-1"])
     #expect(flag.status == 2)
     #expect(
-      flag.stderrText == "ferry: --capture-limit: '-1' is not a whole number of MiB, 0 or more\n")
+      flag.stderrText
+        == "ferry: --capture-limit: '-1' is not a whole number of MiB, from 0 to 16777216\n")
   }
 
   @Test func theFileSetsTheHistoryAndAFlagOverridesIt() async throws {
