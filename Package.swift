@@ -214,8 +214,8 @@ let package = Package(
     .testTarget(
       name: "PasteboardTests",
       dependencies: [
-        "CMalloc", "CoreTransferable", "FerrySystem", "FerryTestSupport", "Pasteboard",
-        "UniformTypeIdentifiers",
+        "CMalloc", "CoreTransferable", "FerrySystem", "FerryTestSupport", "FerryTestTraits",
+        "Pasteboard", "UniformTypeIdentifiers",
         "PasteboardSaveFixture",
       ]),
     .testTarget(
@@ -227,7 +227,7 @@ let package = Package(
     .testTarget(
       name: "X11SelectionsTests",
       dependencies: [
-        "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "Pasteboard",
+        "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "FerryTestTraits", "Pasteboard",
         "UniformTypeIdentifiers",
         "X11Selections",
       ]),

@@ -19,7 +19,8 @@ import UniformTypeIdentifiers
 /// the selection. The child serves until another client takes the selection.
 ///
 /// Through a pipe, a 100 MiB copy was copied into the pipe and out of it again in 64 KiB
-/// steps, each a wake-up of the other process: 190 ms of pbcopy's 345 (docs/PERFORMANCE.md).
+/// steps, each a wake-up of the other process: 190 ms of pbcopy's 345
+/// (docs/log/2026-12-02-performance.md, "Wayland").
 public enum DetachedSelectionServer {
   /// The argument that makes an executable act as the server.
   public static let flag = "--x-serve-selection"

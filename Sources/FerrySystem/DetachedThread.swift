@@ -12,7 +12,7 @@ import CFerrySystem
 ///
 /// POSIX threads directly, so that the modules a command-line tool links need no
 /// `Foundation.Thread`: linking full Foundation costs every start of `pbpaste` ~0.6 ms
-/// (docs/PERFORMANCE.md).
+/// (docs/log/2026-12-02-performance.md, "Command-line tools").
 ///
 /// ```swift
 /// DetachedThread.start(name: "ferry-x11") { runLoop() }

@@ -42,6 +42,7 @@ public import Synchronization
   /// that shows ThreadSanitizer the lock's hand-overs, which it cannot see in the futex calls
   /// inside Synchronization. Elsewhere the wrapper is left out: each of its generic
   /// instantiations cost the runtime metadata of its own at first use, and with every lock of the
-  /// product behind it, a short `pbpaste` ran 15% more instructions (docs/PERFORMANCE.md).
+  /// product behind it, a short `pbpaste` ran 15% more instructions
+  /// (docs/log/2026-12-02-performance.md, "Counts").
   public typealias TrackedMutex = Mutex
 #endif

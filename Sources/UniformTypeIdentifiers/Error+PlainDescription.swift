@@ -11,8 +11,8 @@ extension Error {
   /// error (`No such file or directory`), else the error's own description.
   ///
   /// `localizedDescription` without full Foundation, which the command-line tools do not link
-  /// (docs/PERFORMANCE.md); FoundationEssentials' file errors carry the POSIX error under
-  /// them.
+  /// (docs/log/2026-12-02-performance.md, "Command-line tools"); FoundationEssentials' file
+  /// errors carry the POSIX error under them.
   package var plainDescription: String {
     if let posix = self as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
     if let cocoa = self as? CocoaError {

@@ -103,7 +103,8 @@ enum PipeTransfer {
   /// The buffer a large transfer's pipe is given: 1 MiB, Linux's default
   /// `/proc/sys/fs/pipe-max-size`. A 100 MiB transfer through 64 KiB is 1,600 hand-overs
   /// between writer and reader, each a wake-up on the other core; through 1 MiB it is 100,
-  /// and the paste took 0.8× wl-paste's time instead of 1.15× (docs/PERFORMANCE.md).
+  /// and the paste took 0.8× wl-paste's time instead of 1.15×
+  /// (docs/log/2026-12-02-performance.md, "Wayland").
   static let largePipeSize = 1 << 20
 
   /// Gives `pipe` (either end) a buffer of ``largePipeSize``, once a transfer has shown itself

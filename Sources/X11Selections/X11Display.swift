@@ -167,7 +167,7 @@ public final class X11Display: Sendable {
   /// ``readWaiting(_:target:into:stepTimeout:byteLimit:)`` on a display opened for this one
   /// read and closed after it, all on the calling thread: for a command that reads once and
   /// exits (`pbpaste` without a broker). No thread is started, so no step waits for another
-  /// thread to be scheduled (docs/PERFORMANCE.md, "Command-line tools").
+  /// thread to be scheduled (docs/log/2026-12-02-performance.md, "A paste without a broker").
   ///
   /// - Parameters:
   ///   - name: The display name (`:0`); `nil` for `$DISPLAY`.

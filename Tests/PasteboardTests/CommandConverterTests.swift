@@ -15,10 +15,6 @@ import UniformTypeIdentifiers
 /// Running converter programs. A few tests choose `/bin/sh -c` as the program to act out a
 /// misbehaving converter; Ferry itself never runs a shell.
 @Suite(.timeLimit(.minutes(1))) struct CommandConverterTests {
-  static func resolves(_ program: String) -> Bool {
-    CommandConverter.resolveExecutable(program) != nil
-  }
-
   func converter(
     _ command: [String], timeLimit: Duration = CommandConverter.defaultTimeLimit,
     maximumOutputBytes: Int = CommandConverter.defaultMaximumOutputBytes

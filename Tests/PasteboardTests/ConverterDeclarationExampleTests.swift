@@ -1,3 +1,4 @@
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -83,7 +84,7 @@ import UniformTypeIdentifiers
         + "the JSON has no field 'name': the top level has no key 'name'")
   }
 
-  @Test(.enabled(if: CommandConverterTests.resolves("python3"), "python3 is not installed"))
+  @Test(.skipsWithoutPeers("python3"))
   func htmlExampleRendersTheProfileWithPython() async throws {
     let registry = try registry()
     let problems = try registry.registerDeclarations(

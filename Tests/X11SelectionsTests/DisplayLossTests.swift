@@ -1,5 +1,6 @@
 import FerrySystem
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// A display that goes away while its thread is inside Xlib: Xlib finds the dead socket
 /// itself, instead of our poll finding the hang-up first. Its default handler exits the
 /// process; ours ends only the display's thread and tells every waiter.
-@Suite struct DisplayLossTests {
+@Suite(.skipsWithoutPeers) struct DisplayLossTests {
   /// Not under AddressSanitizer: the display's thread ends inside Xlib (`pthread_exit` from
   /// the exit handler), by design, so what its frames held is never released, and
   /// LeakSanitizer reports the session and its loop at the end of the test process.
@@ -16,7 +17,7 @@ import Testing
     .disabled(
       if: SanitizedRun.sanitizer == "address", "the X thread ends in pthread_exit by design"))
   func aServerThatDiesDuringAnXlibCallCostsOnlyThatDisplay() async throws {
-    let server = try await unlessUnavailable { try await XvfbServer.disposable() }
+    let server = try await XvfbServer.disposable()
     defer { server.stop() }
     let name = server.name
     let display = try await DetachedThread.run { try X11Display(name: name) }

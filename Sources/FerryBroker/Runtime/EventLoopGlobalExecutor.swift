@@ -40,7 +40,7 @@ final class EventLoopGlobalExecutor: TaskExecutor {
   /// the executor's (a task resumed by another task of the pool, a child task), queued
   /// behind what that loop is doing without waking any thread; otherwise on the next loop.
   /// Handing each such job to the next loop instead woke both loops in turn, about six
-  /// times each per paste through the broker (docs/PERFORMANCE.md, "Daemon at rest").
+  /// times each per paste through the broker (docs/log/2026-12-02-performance.md, "Counts").
   func run(_ job: UnownedJob) {
     (currentLoop ?? group.next()).execute { [self] in
       job.runSynchronously(on: asUnownedTaskExecutor())

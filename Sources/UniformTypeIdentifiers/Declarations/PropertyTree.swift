@@ -7,7 +7,8 @@ import JSONText
 ///
 /// What `JSONSerialization` and `PropertyListSerialization` give, without full Foundation:
 /// the declaration files of types and converters are read with it, and a command-line tool
-/// that links full Foundation pays ~0.6 ms at every start (docs/PERFORMANCE.md).
+/// that links full Foundation pays ~0.6 ms at every start
+/// (docs/log/2026-12-02-performance.md, "Command-line tools").
 ///
 /// ```swift
 /// let root = try PropertyTree.parse(contents)  // JSON when it starts with { or [

@@ -1,5 +1,6 @@
 import FerryCommandLine
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -25,9 +26,7 @@ import Testing
 
   /// In a process of its own, which may set its environment: no broker, a private display
   /// with xclip owning CLIPBOARD; each listing returns with its X connection already closed.
-  @Test(
-    .enabled(
-      if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil, "needs Xvfb and xclip"))
+  @Test(.skipsWithoutPeers("Xvfb", "xclip"))
   func aListingWithoutABrokerHasClosedItsDisplayWhenItReturns() async {
     await #expect(processExitsWith: .success) {
       guard let xvfb = try? await XvfbServer.disposable(),

@@ -1,5 +1,6 @@
 import FerrySystem
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -29,11 +30,8 @@ import Testing
     return found
   }
 
-  @Test(
-    .enabled(
-      if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil,
-      "the probe starts Xvfb and xclip"),
-    arguments: [SIGKILL, SIGTERM, SIGABRT])
+  /// The probe starts Xvfb and xclip.
+  @Test(.skipsWithoutPeers("Xvfb", "xclip"), arguments: [SIGKILL, SIGTERM, SIGABRT])
   func nothingOutlivesTheTestProcess(signal: Int32) async throws {
     let mark = UUID().uuidString
     let runtime = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ extension DragAndDropTests {
   /// `ferry drag` and GTK 3 peers (`Tests/Peers/dnd_*.py`), and a target that never answers
   /// (`Tests/Peers/dnd_silent_target.c`). Windows: the source at (0, 0), the target at
   /// (400, 0), 200×200 each unless said otherwise.
-  @Suite(.serialized) struct DragAndDropInteropTests {
+  @Suite(.serialized, .skipsWithoutPeers) struct DragAndDropInteropTests {
     static let targetCenter = (x: 500, y: 100)
 
     /// Starts `ferry` with `arguments` and waits for its ready line.

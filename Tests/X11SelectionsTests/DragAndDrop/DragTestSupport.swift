@@ -18,10 +18,10 @@ final class DragServer: Sendable {
 
   private static let shared = OnceOffThePool { try DragServer() }
 
-  /// The server, started off the pool on first use; skips the test when Xvfb or xdotool is
-  /// missing.
+  /// The server, started off the pool on first use; throws `PeerUnavailable` when Xvfb or
+  /// xdotool is missing.
   static func start() async throws -> DragServer {
-    try await unlessUnavailable { try await shared.value }
+    try await shared.value
   }
 
   nonisolated(unsafe) private static var keeper: (TestChild, Pipe)?
@@ -177,9 +177,9 @@ enum DragPeers {
     return python
   }
 
-  /// Starts a GTK peer script from `Tests/Peers/`, skipping the test when GTK is missing.
+  /// Starts a GTK peer script from `Tests/Peers/`; throws `PeerUnavailable` when GTK is missing.
   static func gtk(_ script: String, _ arguments: [String], display: String) async throws -> Child {
-    let python = try await unlessUnavailable { try await gtkCheck.value }
+    let python = try await gtkCheck.value
     return try Child.start([python, "-u", PeerSources.path(script)] + arguments, display: display)
   }
 
@@ -198,7 +198,7 @@ enum DragPeers {
 
   /// The compiled `dnd_silent_target`.
   static func silent() async throws -> String {
-    try await unlessUnavailable { try await silentTarget.value }
+    try await silentTarget.value
   }
 }
 

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 import X11Selections
@@ -9,7 +10,7 @@ import X11Selections
 /// any selection name (our probe, GTK, Ferry itself) live outside and run in parallel.
 ///
 /// Each test leaves `CLIPBOARD` without an owner: displays are closed, peers are stopped.
-@Suite(.serialized) struct ClipboardInteropTests {
+@Suite(.serialized, .skipsWithoutPeers) struct ClipboardInteropTests {
   static let clipboard = Selection.clipboard
 
   /// Waits until `CLIPBOARD` has no owner, and returns `.none` for ``waitForPeer(_:previous:_:)``:

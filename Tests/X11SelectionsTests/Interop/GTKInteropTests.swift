@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -8,7 +9,7 @@ import X11Selections
 /// A GTK 3 program (Tests/Peers/gtk_clipboard.py, python3-gi) reading what Ferry owns and
 /// owning what Ferry reads. GTK takes any selection name, so each test has its own and the
 /// tests run in parallel.
-@Suite struct GTKInteropTests {
+@Suite(.skipsWithoutPeers) struct GTKInteropTests {
   @Test func gtkReadsFerrysTextInEveryTextTarget() async throws {
     let (xvfb, display) = try await openDisplay()
     defer { display.close() }

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -12,7 +13,7 @@ import UniformTypeIdentifiers
 /// broken list, which are then asked one target at a time. Each test has a selection of its
 /// own, so they run in parallel. Qt, xclip and xsel own only `CLIPBOARD`-like selections:
 /// their tests are in `ClipboardInteropTests+Multiple.swift`.
-@Suite struct MultipleCaptureInteropTests {
+@Suite(.skipsWithoutPeers) struct MultipleCaptureInteropTests {
   @Test func ferrysOwnerIsCapturedInOneRequest() async throws {
     let (_, owner) = try await openDisplay()
     defer { owner.close() }

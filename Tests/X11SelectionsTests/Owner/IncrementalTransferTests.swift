@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -9,7 +10,7 @@ import UniformTypeIdentifiers
 /// INCR against our own probe and against Ferry itself: where the owner switches to INCR,
 /// how many chunks it sends, and that a requestor that stops reading costs only its own
 /// transfer (ICCCM §2.7.2).
-@Suite struct IncrementalTransferTests {
+@Suite(.skipsWithoutPeers) struct IncrementalTransferTests {
   static func binaryItem(_ url: URL) -> PasteboardItem {
     PasteboardItem(representations: [.file(url, type: .data)])
   }

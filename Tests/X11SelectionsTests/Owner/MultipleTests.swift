@@ -1,11 +1,12 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 import X11Selections
 
 /// MULTIPLE on the owner side (ICCCM §2.6.2): each pair converted on its own, failed pairs
 /// written back as None, one SelectionNotify for the whole batch. Checked with our probe.
-@Suite struct MultipleTests {
+@Suite(.skipsWithoutPeers) struct MultipleTests {
   @Test func eachPairSucceedsOrFailsOnItsOwn() async throws {
     let (xvfb, display) = try await openDisplay()
     defer { display.close() }

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// How many requests the owner makes per answer, counted by request serial numbers on its
 /// connection: the counts are the contract, never the time. A round trip (`XSync`) would add
 /// a `GetInputFocus`; the owner makes one only to announce an INCR transfer.
-@Suite struct OwnerRequestCountTests {
+@Suite(.skipsWithoutPeers) struct OwnerRequestCountTests {
   /// The requests `display` made while `body` ran, once its INCR transfers are over.
   ///
   /// The display's deadlines follow a clock the test never moves: a transfer ends by being

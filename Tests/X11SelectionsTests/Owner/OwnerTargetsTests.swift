@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -7,7 +8,7 @@ import X11Selections
 
 /// What Ferry's owner advertises and answers, read by our own Xlib probe (xselprobe.c), on
 /// selections of each test's own so they run in parallel.
-@Suite struct OwnerTargetsTests {
+@Suite(.skipsWithoutPeers) struct OwnerTargetsTests {
   static let profile = UTType(exportedAs: "org.ferrytests.profile", conformingTo: .json)
 
   static func profileItem() -> PasteboardItem {

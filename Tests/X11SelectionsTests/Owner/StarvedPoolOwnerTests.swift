@@ -1,6 +1,7 @@
 import Dispatch
 import FerrySystem
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -19,10 +20,7 @@ import X11Selections
 @Suite struct StarvedPoolOwnerTests {
   /// In a process of its own (an exit test), so that holding its whole pool stalls no other
   /// test: the owner still answers `STRING`, a conversion made in a task.
-  @Test(
-    .enabled(
-      if: Peers.path(of: "Xvfb") != nil && Peers.path(of: "xclip") != nil,
-      "Xvfb or xclip is not installed"))
+  @Test(.skipsWithoutPeers("Xvfb", "xclip"))
   func anOwnerAnswersWhileEveryThreadOfThePoolIsBlocked() async {
     await #expect(processExitsWith: .success) {
       guard let xvfb = try? await XvfbServer.disposable() else { exit(3) }

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Pasteboard
 import Testing
@@ -8,7 +9,7 @@ import X11Selections
 /// Text targets, checked byte for byte with our probe (xclip and xsel put UTF-8 in STRING, so
 /// they cannot tell a correct owner from a wrong one): UTF-8, Latin-1 conversion and refusal,
 /// TEXT, COMPOUND_TEXT, and Ferry's decoding of each.
-@Suite struct TextEncodingTests {
+@Suite(.skipsWithoutPeers) struct TextEncodingTests {
   @Test(arguments: ["UTF8_STRING", "text/plain;charset=utf-8"])
   func utf8TargetsCarryUTF8(target: String) async throws {
     let (xvfb, display) = try await openDisplay()

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// `X11Display.readOnce`: one read on a display opened for it, all on the calling thread (the
 /// way `pbpaste` reads without a broker), with the outcomes of a read on the X thread.
-@Suite struct ReadOnceTests {
+@Suite(.skipsWithoutPeers) struct ReadOnceTests {
   @Test func readsTheOwnersText() async throws {
     let (xvfb, owner) = try await openDisplay()
     defer { owner.close() }

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Ferry as requestor against owners that misbehave: one that never answers, and none at all.
 /// A read must fail with a clear error, never hang.
-@Suite struct RequestorTimeoutTests {
+@Suite(.skipsWithoutPeers) struct RequestorTimeoutTests {
   /// Starts our probe as an owner that takes `selection` and ignores every request.
   private func silentOwner(_ selection: Selection, display: X11Display, xvfb: XvfbServer)
     async throws -> PeerProcess

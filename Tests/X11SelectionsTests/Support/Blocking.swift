@@ -50,15 +50,6 @@ extension Task where Failure == any Error {
   }
 }
 
-/// Runs `body`; when a peer it needs is not installed, skips the test and says which.
-func unlessUnavailable<T>(_ body: () async throws -> T) async throws -> T {
-  do {
-    return try await body()
-  } catch let missing as PeerUnavailable {
-    try Test.cancel("skipped: \(missing.description)")
-  }
-}
-
 extension PeerProcess {
   /// Waits for `text` on standard output; when it does not come, records an issue that shows
   /// the output and throws.
@@ -78,18 +69,17 @@ extension PeerProcess {
 
 struct PeerDidNotStart: Error {}
 
-/// Starts a peer on `display`, skipping the test when the program is not installed.
+/// Starts a peer on `display`; throws `PeerUnavailable` when the program is not installed,
+/// which the suite's `.skipsWithoutPeers` makes a skip.
 func startPeer(
   _ arguments: [String], display: String, input: Data? = nil, inputFile: URL? = nil,
   outputFile: URL? = nil
 ) async throws -> PeerProcess {
-  try await unlessUnavailable {
-    try PeerProcess(
-      arguments, display: display, input: input, inputFile: inputFile, outputFile: outputFile)
-  }
+  try PeerProcess(
+    arguments, display: display, input: input, inputFile: inputFile, outputFile: outputFile)
 }
 
-/// Runs a peer on `display` to completion, skipping the test when it is not installed.
+/// Runs a peer on `display` to completion; throws `PeerUnavailable` when it is not installed.
 func runPeer(
   _ arguments: [String], display: String, input: Data? = nil, outputFile: URL? = nil,
   timeout: Duration = .seconds(30)

@@ -46,14 +46,14 @@ private let sharedServer = OnceOffThePool { try XvfbServer.shared() }
 
 /// A new connection to the test process's Xvfb (started on first use, off the pool).
 func openDisplay() async throws -> (XvfbServer, X11Display) {
-  let xvfb = try await unlessUnavailable { try await sharedServer.value }
+  let xvfb = try await sharedServer.value
   let name = xvfb.name
   return (xvfb, try await DetachedThread.run { try X11Display(name: name) })
 }
 
 /// A new connection to the test process's Xvfb whose deadlines follow `clock`.
 func openDisplay(clock: ManualClock) async throws -> (XvfbServer, X11Display) {
-  let xvfb = try await unlessUnavailable { try await sharedServer.value }
+  let xvfb = try await sharedServer.value
   let name = xvfb.name
   return (xvfb, try await DetachedThread.run { try X11Display(name: name, clock: clock) })
 }

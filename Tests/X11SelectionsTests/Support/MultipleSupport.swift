@@ -12,7 +12,7 @@ enum HostileOwner {
   static func start(_ mode: String, selection: Selection, display: X11Display, xvfb: XvfbServer)
     async throws -> PeerProcess
   {
-    let path = try await unlessUnavailable { try await built.value }
+    let path = try await built.value
     let owner = try await startPeer([path, selection.rawValue, mode], display: xvfb.name)
     try await owner.expectOutput("ready")
     #expect(await display.waitForOwner(of: selection))

@@ -28,7 +28,7 @@ enum ScriptPeer: String {
       case .tk: Self.tkCheck
       case .qt: Self.qtCheck
       }
-    let python = try await unlessUnavailable { try await check.value }
+    let python = try await check.value
     return [python, "-u", PeerSources.path(rawValue)] + arguments
   }
 

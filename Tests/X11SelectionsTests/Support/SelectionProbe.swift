@@ -14,7 +14,7 @@ enum SelectionProbe {
 
   /// The probe's executable.
   static func path() async throws -> String {
-    try await unlessUnavailable { try await built.value }
+    try await built.value
   }
 
   /// Converts `selection` to `target` and reports the reply; `time` replaces the current
