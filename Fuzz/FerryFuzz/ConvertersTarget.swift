@@ -3,16 +3,22 @@ import UniformTypeIdentifiers
 
 @testable import Pasteboard
 
-/// A converter declaration file: one converter or one problem per entry, never a crash;
+/// A converter declaration file: one converter or one problem per entry, never a crash, and
+/// every problem one line;
 /// a `jsonField` converter also reads its field out of the file's own tree, as it would
 /// out of a payload.
 let convertersTarget = FuzzTarget(name: "converters") { bytes in
   let contents = Data(bytes)
-  guard
-    let file = try? ConverterDeclarationFile(
+  let file: ConverterDeclarationFile
+  do {
+    file = try ConverterDeclarationFile(
       path: "/nonexistent/ferry-fuzz/converters.json", contents: contents,
       requiringConversions: false)
-  else { return }
+  } catch {
+    // What `ferry register` prints: one line.
+    require(!error.description.contains("\n"), "an error of more than one line")
+    return
+  }
   let converters = file.converters()
   require(
     converters.count == file.entries.count,
@@ -31,6 +37,7 @@ let convertersTarget = FuzzTarget(name: "converters") { bytes in
     case .success:
       break
     case .failure(let diagnostic):
+      require(!diagnostic.description.contains("\n"), "a diagnostic of more than one line")
       require(
         diagnostic.entry?.hasPrefix("FerryConversions[\(index)]") == true,
         "a diagnostic names another entry: \(diagnostic)")

@@ -54,7 +54,8 @@ public enum PasteboardError: Error, CustomStringConvertible, Sendable {
     case .invalidDocument(let path, let reason):
       return "\(path): not a valid pasteboard document: \(reason)"
     case .invalidConverterDeclaration(let path, let reason):
-      return "\(path): \(reason)"
+      // One line, whatever the file held: it is what `ferry register` prints.
+      return "\(path): \(reason)".writingLineBreaksAsEscapes
     }
   }
 

@@ -54,8 +54,13 @@ struct BinaryPropertyList {
   private init(_ bytes: [UInt8]) throws(Malformed) {
     self.bytes = bytes
     guard bytes.starts(with: "bplist00".utf8) else {
-      let version = String(decoding: bytes.prefix(8).dropFirst(6), as: UTF8.self)
-      throw Malformed(description: "binary property list version '\(version)' is not 00")
+      let version = bytes.prefix(8).dropFirst(6)
+      let printable = version.allSatisfy { (0x21...0x7E).contains($0) }
+      let named =
+        printable
+        ? "'\(String(decoding: version, as: UTF8.self))'"
+        : version.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+      throw Malformed(description: "binary property list version \(named) is not 00")
     }
     let trailerSize = 32
     guard bytes.count >= 8 + 1 + trailerSize else {

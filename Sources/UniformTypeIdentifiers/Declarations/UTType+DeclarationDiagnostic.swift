@@ -48,8 +48,11 @@ extension UTType {
       self.problem = problem
     }
 
-    /// One line naming the file, the entry and the problem.
-    public var description: String {
+    /// One line naming the file, the entry and the problem: a control, line or paragraph
+    /// separator character the file or its name held is written `\u{A}`.
+    public var description: String { lines.writingLineBreaksAsEscapes }
+
+    private var lines: String {
       let place = entry.map { "\(file): \($0)" } ?? file
       switch problem {
       case .unreadable:
@@ -71,5 +74,24 @@ extension UTType {
           "\(place): conformance cycle \(cycle.joined(separator: " → ")); last conformance dropped"
       }
     }
+  }
+}
+
+extension String {
+  /// The text with every control, line separator and paragraph separator character written
+  /// as `\u{…}`, so that it stays on one line whatever it quotes.
+  package var writingLineBreaksAsEscapes: String {
+    let breaks: [Unicode.GeneralCategory] = [.control, .lineSeparator, .paragraphSeparator]
+    guard unicodeScalars.contains(where: { breaks.contains($0.properties.generalCategory) })
+    else { return self }
+    var written = ""
+    for scalar in unicodeScalars {
+      if breaks.contains(scalar.properties.generalCategory) {
+        written += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      } else {
+        written.unicodeScalars.append(scalar)
+      }
+    }
+    return written
   }
 }
