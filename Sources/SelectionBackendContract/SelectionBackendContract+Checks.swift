@@ -189,6 +189,27 @@ extension SelectionBackendContract {
     #expect(pasted == large.data)
   }
 
+  static func aTransferStalledMidway(_ role: SelectionRole, _ driver: some SelectionBackendDriver)
+    async throws
+  {
+    guard let target = try await driver.peerStallsMidTransfer(role) else { return }
+    let offer = try await driver.backend.offer(of: role, stepTimeout: step)
+    let wanted = offer.targets.filter { $0.name == target }
+    #expect(wanted.count == 1, "\(offer.targets.map(\.name))")
+    let backend = driver.backend
+    let (capture, elapsed) = await driver.waitingOutStepTimeouts {
+      await backend.capture(offer, targets: wanted, budget: 1 << 20, stepTimeout: stallTimeout)
+    }
+    let entry = try #require(capture.entries.first)
+    #expect(
+      entry.data == nil, "the part that came is not the whole: \(entry.data?.count ?? 0) bytes")
+    guard case .timedOut? = entry.failure else {
+      Issue.record("the entry fails with timedOut: \(String(describing: entry.failure))")
+      return
+    }
+    #expect(elapsed >= stallTimeout * 0.9, "not before the step timeout: \(elapsed)")
+  }
+
   static func readStreamsTheBytes(_ role: SelectionRole, _ driver: some SelectionBackendDriver)
     async throws
   {
@@ -277,7 +298,8 @@ extension SelectionBackendContract {
     let text = driver.targetName(for: .utf8PlainText)
     try await backend.own(role, item: item("on \(role)"))
     #expect(try await driver.peerPastes(role, text) == Data("on \(role)".utf8))
-    for other in driver.expectedRoles where other != role {
+    // A drag's selection is read by its drop target during a drag, never by a paste.
+    for other in driver.expectedRoles where other != role && other != .drag {
       #expect(
         try await driver.peerPastes(other, text) != Data("on \(role)".utf8),
         "\(other) is a selection of its own")

@@ -63,6 +63,7 @@ public enum SelectionBackendContract {
     case .captureKeepsToItsBudget: try await captureKeepsToItsBudget(role, driver)
     case .aStalledOwnerTimesOutAtTheStepTimeout: try await aStalledOwnerTimesOut(role, driver)
     case .aStartedTransferIsFinished: try await aStartedTransferIsFinished(role, driver)
+    case .aTransferStalledMidwayRecordsNothing: try await aTransferStalledMidway(role, driver)
     case .readStreamsTheBytes: try await readStreamsTheBytes(role, driver)
     case .errorsAreMapped: try await errorsAreMapped(role, driver)
     case .closeGivesUpOwnedSelections: try await closeGivesUpOwnedSelections(role, driver)

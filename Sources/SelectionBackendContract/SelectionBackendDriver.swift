@@ -39,6 +39,11 @@ public protocol SelectionBackendDriver: Sendable {
   /// the selection. A target without data never answers.
   func peerCopies(_ role: SelectionRole, _ targets: [ContractTarget]) async throws
 
+  /// A peer program takes `role` with one target whose transfer it starts and never finishes
+  /// (X11: `hostile_owner stop-incr`); returns the target's name once it owns the selection,
+  /// or `nil` when the display server has no such peer (the embedded one answers whole).
+  func peerStallsMidTransfer(_ role: SelectionRole) async throws -> String?
+
   /// The targets a peer reader is offered on `role`, in order; `nil` when nobody owns it.
   func peerListsTargets(_ role: SelectionRole) async throws -> [String]?
 
@@ -59,6 +64,7 @@ public protocol SelectionBackendDriver: Sendable {
 extension SelectionBackendDriver {
   public var knownGaps: [SelectionBackendPromise: String] { [:] }
   public var movesTheClock: Bool { false }
+  public func peerStallsMidTransfer(_ role: SelectionRole) async throws -> String? { nil }
 
   /// Measures `operation` on the continuous clock: what a driver on a real display server does.
   public func measuringOnTheContinuousClock<T: Sendable>(

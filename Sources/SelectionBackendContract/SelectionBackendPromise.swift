@@ -29,6 +29,11 @@ public enum SelectionBackendPromise: String, CaseIterable, Sendable, Hashable,
   /// A transfer that started is finished or never started: past the budget nothing partial is
   /// recorded as data, and the owner still serves the whole of it to the next reader.
   case aStartedTransferIsFinished
+  /// A transfer whose owner stalls midway (X11: after the first INCR chunk; Wayland: after
+  /// 4 KiB down the pipe) ends at the step timeout with `BackendError.timedOut` and no data:
+  /// the part that came is never recorded as the whole. Checked where the driver's display
+  /// server has such a peer.
+  case aTransferStalledMidwayRecordsNothing
   /// `read(_:target:into:stepTimeout:)` streams the owner's bytes to a descriptor, a pipe
   /// read as they arrive.
   case readStreamsTheBytes

@@ -11,8 +11,10 @@
  *   wl_contract_owner clipboard|primary SPEC...
  *
  * Each SPEC is one MIME type: `NAME=HEX` (these bytes, hexadecimal), `NAME#COUNT` (COUNT bytes of
- * the contract's pattern, byte i = (i * 7 + (i >> 13)) & 0xff) or `NAME!` (never answered: the
- * pipe is kept open and never written). A `send` of any other type is closed at once.
+ * the contract's pattern, byte i = (i * 7 + (i >> 13)) & 0xff), `NAME!` (never answered: the
+ * pipe is kept open and never written) or `NAME~COUNT` (COUNT bytes of the pattern written, then
+ * the pipe kept open: a transfer that stalls midway). A `send` of any other type is closed at
+ * once.
  *
  * Prints `ready` once the compositor has seen the selection set (a round trip after it); prints
  * `cancelled` and exits when another client replaces it. Answers are written in full, blocking,
@@ -31,7 +33,7 @@ struct target {
   char *name;
   unsigned char *bytes;
   long count;
-  int silent;
+  int silent; /* 1: never written; 2: COUNT bytes written, then never closed */
 };
 
 static struct target *targets;
@@ -48,10 +50,10 @@ static int hex(char c) {
 
 /* Parses one SPEC into `t`; 0 on success. */
 static int parse(const char *spec, struct target *t) {
-  const char *mark = strpbrk(spec, "=#!");
+  const char *mark = strpbrk(spec, "=#!~");
   if (!mark || mark == spec) return 1;
   t->name = strndup(spec, (size_t)(mark - spec));
-  t->silent = *mark == '!';
+  t->silent = *mark == '!' ? 1 : *mark == '~' ? 2 : 0;
   t->bytes = NULL;
   t->count = 0;
   if (*mark == '=') {
@@ -64,7 +66,7 @@ static int parse(const char *spec, struct target *t) {
       if (high < 0 || low < 0) return 1;
       t->bytes[i] = (unsigned char)(high << 4 | low);
     }
-  } else if (*mark == '#') {
+  } else if (*mark == '#' || *mark == '~') {
     t->count = atol(mark + 1);
     t->bytes = malloc((size_t)t->count + 1);
     for (long i = 0; i < t->count; i++) t->bytes[i] = (unsigned char)((i * 7 + (i >> 13)) & 0xff);
@@ -90,13 +92,14 @@ static void source_send(void *data, struct zwlr_data_control_source_v1 *source, 
   (void)data, (void)source;
   for (int i = 0; i < target_count; i++) {
     if (strcmp(targets[i].name, mime) != 0) continue;
-    if (targets[i].silent) return; /* the pipe stays open, never written */
+    if (targets[i].silent == 1) return; /* the pipe stays open, never written */
     long written = 0;
     while (written < targets[i].count) {
       ssize_t n = write(fd, targets[i].bytes + written, (size_t)(targets[i].count - written));
       if (n <= 0) break; /* the reader went away */
       written += n;
     }
+    if (targets[i].silent == 2) return; /* the rest never comes */
     break;
   }
   close(fd);
@@ -126,7 +129,7 @@ static const struct zwlr_data_control_device_v1_listener device_listener = {data
 
 int main(int argc, char **argv) {
   if (argc < 2 || (strcmp(argv[1], "clipboard") != 0 && strcmp(argv[1], "primary") != 0)) {
-    fprintf(stderr, "usage: wl_contract_owner clipboard|primary [NAME=HEX|NAME#COUNT|NAME!]...\n");
+    fprintf(stderr, "usage: wl_contract_owner clipboard|primary [NAME=HEX|NAME#COUNT|NAME!|NAME~COUNT]...\n");
     return 2;
   }
   int primary = strcmp(argv[1], "primary") == 0;

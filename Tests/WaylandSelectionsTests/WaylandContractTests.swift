@@ -83,12 +83,24 @@ final class WaylandDriver: SelectionBackendDriver {
   }
 
   func peerCopies(_ role: SelectionRole, _ targets: [ContractTarget]) async throws {
+    try await startOwner(role, spec: targets.map(\.peerArgument))
+  }
+
+  /// Starts `wl_contract_owner` with the targets as `spec` gives them (`NAME~COUNT`: a
+  /// transfer that stalls after COUNT bytes), and waits until it owns `role`.
+  private func startOwner(_ role: SelectionRole, spec: [String]) async throws {
     let peer = try await session.peer(
-      [ownerPath, role == .primary ? "primary" : "clipboard"] + targets.map(\.peerArgument))
+      [ownerPath, role == .primary ? "primary" : "clipboard"] + spec)
     peers.withLock { $0.append(peer) }
     guard await peer.output("ready") else {
       throw ContractPeerFailed(message: "wl_contract_owner: \(peer.errorSoFar)")
     }
+  }
+
+  func peerStallsMidTransfer(_ role: SelectionRole) async throws -> String? {
+    let name = "application/x-ferry-contract-midway"
+    try await startOwner(role, spec: ["\(name)~4096"])
+    return name
   }
 
   func peerListsTargets(_ role: SelectionRole) async throws -> [String]? {

@@ -23,6 +23,7 @@ import X11Selections
 final class X11Driver: SelectionBackendDriver {
   private static let server = OnceOffThePool { try XvfbServer.dedicated("X11ContractTests") }
   private static let owner = OnceOffThePool { try CompiledPeer.build("x11_contract_owner.c") }
+  private static let hostile = OnceOffThePool { try CompiledPeer.build("hostile_owner.c") }
 
   let xvfb: XvfbServer
   let ownerPath: String
@@ -80,6 +81,8 @@ final class X11Driver: SelectionBackendDriver {
     }
   }
 
+  /// xclip's name for `role`'s selection; xclip knows no `XdndSelection`, which the contract
+  /// never reads with a peer (a drop target reads it, during a drag).
   private func xclipSelection(_ role: SelectionRole) -> String {
     role == .clipboard ? "clipboard" : role == .primary ? "primary" : "secondary"
   }
@@ -104,6 +107,16 @@ final class X11Driver: SelectionBackendDriver {
     guard await peer.output("ready") else {
       throw ContractPeerFailed(message: "x11_contract_owner: \(peer.errorSoFar)")
     }
+  }
+
+  func peerStallsMidTransfer(_ role: SelectionRole) async throws -> String? {
+    let hostile = try await Self.hostile.value
+    let peer = try PeerProcess([hostile, selection(role), "stop-incr"], display: xvfb.name)
+    peers.withLock { $0.append(peer) }
+    guard await peer.output("ready") else {
+      throw ContractPeerFailed(message: "hostile_owner: \(peer.errorSoFar)")
+    }
+    return "UTF8_STRING"
   }
 
   func peerListsTargets(_ role: SelectionRole) async throws -> [String]? {
