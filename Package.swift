@@ -182,6 +182,13 @@ let package = Package(
     .target(name: "FerryTestSupport", dependencies: ["FerrySystem"]),
     // Swift Testing traits the test targets share: skipping a test whose peer is missing.
     .target(name: "FerryTestTraits", dependencies: ["FerryTestSupport"]),
+    // The selection-backend contract: the checks every SelectionBackend runs, against a
+    // driver per display server (docs/SELECTION-BACKENDS.md). Only test targets depend on it.
+    .target(
+      name: "SelectionBackendContract",
+      dependencies: [
+        "FerryTestSupport", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+      ]),
     // libwayland-client and the data-control protocols' glue from wayland-scanner
     // (Scripts/generate-wayland-glue), for the tests' own probe: an independent client that
     // checks the compositor and the protocols as libwayland sees them.
@@ -228,14 +235,14 @@ let package = Package(
       name: "X11SelectionsTests",
       dependencies: [
         "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "FerryTestTraits", "Pasteboard",
-        "UniformTypeIdentifiers",
+        "SelectionBackend", "SelectionBackendContract", "UniformTypeIdentifiers",
         "X11Selections",
       ]),
     .testTarget(
       name: "WaylandSelectionsTests",
       dependencies: [
         "CWaylandDataControl", "FerryTestSupport", "FerryTestTraits", "Pasteboard",
-        "SelectionBackend",
+        "SelectionBackend", "SelectionBackendContract",
         "UniformTypeIdentifiers",
         "WaylandSelections",
       ]),
@@ -247,7 +254,7 @@ let package = Package(
         "ClipboardHistory", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryProtocol",
         "FerrySystem",
         "FerryTestSupport", "FerryTestTraits", "JSONText", "Pasteboard", "SelectionBackend",
-        "SelectionBackendEmbedded",
+        "SelectionBackendContract", "SelectionBackendEmbedded",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
         "pbcopy", "pbpaste", "ferry", "KeeperProbe", "ThirdBackendBroker",

@@ -68,6 +68,14 @@ extension EmbeddedSelectionBackend {
     return await save(request)
   }
 
+  /// A program asks the owner of `role` for its targets, as a paste menu does.
+  ///
+  /// - Returns: The targets' names in the owner's order (the broker's: its item's type
+  ///   identifiers); `nil` when nobody owns the selection.
+  public func peerListsTargets(_ role: SelectionRole) -> [String]? {
+    state.withLock { $0.owners[role]?.offer(role: role).targets.map(\.name) }
+  }
+
   /// Whether the broker owns `role` now.
   public func brokerOwns(_ role: SelectionRole) -> Bool {
     state.withLock { state in

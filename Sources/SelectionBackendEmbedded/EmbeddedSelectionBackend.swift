@@ -37,6 +37,7 @@ where C.Duration == Duration {
     _ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool,
     onLost: @escaping @Sendable () -> Void
   ) async throws(BackendError) {
+    guard roles.contains(role) else { throw .unsupported(role) }
     let result = state.withLock { state -> Result<[EmbeddedDisplayState.Notice], BackendError> in
       if onlyIfUnowned, state.owners[role] != nil { return .failure(.ownershipRefused(role)) }
       state.ownCount[role, default: 0] += 1
@@ -54,9 +55,13 @@ where C.Duration == Duration {
   }
 
   public func disown(_ role: SelectionRole) async {
-    state.withLock { state in
-      if case .broker? = state.owners[role] { state.owners[role] = nil }
+    let notices = state.withLock { state -> [EmbeddedDisplayState.Notice] in
+      guard case .broker(_, let token, _)? = state.owners[role] else { return [] }
+      state.owners[role] = nil
+      return state.notices(
+        OwnerChange(role: role, kind: .ownerGone, owner: token, isOwnedByThisProcess: true))
     }
+    notices.forEach { $0.deliver() }
   }
 
   public func owner(of role: SelectionRole) async throws(BackendError) -> OwnerToken? {
@@ -79,6 +84,7 @@ where C.Duration == Duration {
   public func offer(of role: SelectionRole, stepTimeout: Duration) async throws(BackendError)
     -> OwnerOffer
   {
+    guard roles.contains(role) else { throw .unsupported(role) }
     guard let owner = state.withLock({ $0.owners[role] }) else { throw .noOwner(role) }
     if owner.hangsOnTargets {
       try await waitOut(stepTimeout, step: "waiting for the owner of \(role) to list its targets")
@@ -130,9 +136,14 @@ where C.Duration == Duration {
     state.withLock { $0.lostHandlers.append(handler) }
   }
 
+  /// Gives up the selections the broker owns (their `onLost` is not called: nobody took
+  /// them) and ends the streams of owner changes.
   public func close() {
     let watchers = state.withLock { state in
       defer { state.watchers = [:] }
+      for (role, owner) in state.owners {
+        if case .broker = owner { state.owners[role] = nil }
+      }
       return state.watchers.values.map(\.continuation)
     }
     watchers.forEach { $0.finish() }
@@ -142,6 +153,7 @@ where C.Duration == Duration {
   private func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int)
     async throws(BackendError) -> Data
   {
+    guard roles.contains(role) else { throw .unsupported(role) }
     let owner = state.withLock { state in
       state.reads[target, default: 0] += 1
       return state.owners[role]
