@@ -212,7 +212,8 @@ let package = Package(
     // its tests run (built before them), not an import.
     .testTarget(name: "FerrySystemTests", dependencies: ["FerrySystem", "FerryTestSupport"]),
     .testTarget(
-      name: "UniformTypeIdentifiersTests", dependencies: ["FerrySystem", "UniformTypeIdentifiers"]),
+      name: "UniformTypeIdentifiersTests",
+      dependencies: ["FerrySystem", "FerryTestSupport", "UniformTypeIdentifiers"]),
     .testTarget(
       name: "CoreTransferableTests",
       dependencies: [

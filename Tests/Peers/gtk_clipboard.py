@@ -27,6 +27,7 @@ import gi
 gi.require_version('Gtk', '3.0')
 gi.require_version('Gdk', '3.0')
 gi.require_version('GdkX11', '3.0')
+gi.require_version('GLib', '2.0')
 from gi.repository import Gdk, GdkX11, GLib, Gtk  # noqa: E402
 
 TEXT_TARGETS = {'UTF8_STRING', 'STRING', 'TEXT', 'COMPOUND_TEXT'}

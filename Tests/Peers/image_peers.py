@@ -49,6 +49,7 @@ def gdk(path, reference):
 def gtk_read(target, reference):
     import gi
     gi.require_version('Gtk', '3.0')
+    gi.require_version('Gdk', '3.0')
     gi.require_version('GdkPixbuf', '2.0')
     from gi.repository import Gdk, GdkPixbuf, Gtk
     clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
@@ -70,7 +71,9 @@ def gtk_read(target, reference):
 def gtk_copy(path):
     import gi
     gi.require_version('Gtk', '3.0')
+    gi.require_version('Gdk', '3.0')
     gi.require_version('GdkPixbuf', '2.0')
+    gi.require_version('GLib', '2.0')
     from gi.repository import Gdk, GdkPixbuf, GLib, Gtk
     clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
     pixbuf = GdkPixbuf.Pixbuf.new_from_file(path)

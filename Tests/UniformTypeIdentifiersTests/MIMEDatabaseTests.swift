@@ -243,6 +243,77 @@ struct MIMEDatabaseFixtureTests {
     }
   }
 
+  /// A name that one package declares as a type of its own and another lists as an alias is
+  /// the alias: its globs and parents go to the type the alias names (as LibreOffice's
+  /// `application/vnd.ms-word` goes to `application/msword`); aliases of aliases, and aliases
+  /// of such names, name the end of the chain; an alias that closes a cycle is dropped.
+  @Test func aTypeThatIsAlsoAnAliasIsTheAlias() throws {
+    try withTemporaryDirectory { directory in
+      let mime = directory + "/mime"
+      try write(
+        """
+        image/png
+        image/x-ferrytests-png
+        application/x-ferrytests-base
+        application/x-ferrytests-child
+        application/x-ferrytests-twin
+        application/x-ferrytests-other
+
+        """, to: "types", in: mime)
+      try write(
+        """
+        image/x-ferrytests-png image/png
+        application/x-ferrytests-twin application/x-ferrytests-child
+        application/x-ferrytests-older application/x-ferrytests-twin
+        application/x-ferrytests-loop-a application/x-ferrytests-loop-b
+        application/x-ferrytests-loop-b application/x-ferrytests-loop-a
+
+        """, to: "aliases", in: mime)
+      try write(
+        """
+        application/x-ferrytests-twin application/x-ferrytests-base
+        application/x-ferrytests-other application/x-ferrytests-twin
+
+        """, to: "subclasses", in: mime)
+      try write(
+        """
+        50:image/png:*.png
+        50:image/x-ferrytests-png:*.ftpng
+        50:application/x-ferrytests-child:*.ftchild
+        50:application/x-ferrytests-twin:*.fttwin
+
+        """, to: "globs2", in: mime)
+      let registry = privateRegistry(mimeDirectories: [mime])
+      let child = MIMEDatabaseFixtureTests.child
+      let twin = "org.freedesktop.mime.application.x-ferrytests-twin"
+      // Onto a system type: its glob becomes Apple's PNG's extension.
+      #expect(registry.preferredIdentifier("image/x-ferrytests-png", .mimeType) == "public.png")
+      #expect(registry.preferredIdentifier("ftpng", .filenameExtension) == "public.png")
+      #expect(registry.record("org.freedesktop.mime.image.x-ferrytests-png") == nil)
+      // Onto a database type: no type of its own, its tags and parents the other type's.
+      #expect(registry.record(twin) == nil)
+      for name in ["application/x-ferrytests-twin", "application/x-ferrytests-older"] {
+        #expect(registry.preferredIdentifier(name, .mimeType) == child, "\(name)")
+      }
+      #expect(registry.preferredIdentifier("fttwin", .filenameExtension) == child)
+      let record = try #require(registry.record(child))
+      #expect(
+        record.tags[.mimeType] == [
+          "application/x-ferrytests-child", "application/x-ferrytests-twin",
+          "application/x-ferrytests-older",
+        ])
+      #expect(registry.conforms(child, to: MIMEDatabaseFixtureTests.base))
+      // A type whose parent was the folded name conforms to the type it folded into.
+      #expect(
+        registry.conforms("org.freedesktop.mime.application.x-ferrytests-other", to: child))
+      let database = SharedMIMEDatabase.load(directories: [mime])
+      #expect(database.identifiers["application/x-ferrytests-twin"] == child)
+      // Neither name of the cycle is a type, and looking them up ends.
+      #expect(registry.preferredIdentifier("application/x-ferrytests-loop-a", .mimeType) == nil)
+      #expect(registry.preferredIdentifier("application/x-ferrytests-loop-b", .mimeType) == nil)
+    }
+  }
+
   @Test func missingDatabaseGivesNoTypes() throws {
     try withTemporaryDirectory { directory in
       let registry = privateRegistry(mimeDirectories: [directory + "/nothing-here"])
@@ -432,10 +503,18 @@ struct SystemMIMEDatabaseTests {
     }
     // Every MIME type of the database has a type, and distinct MIME types only share one
     // when it is a system type.
+    // A type of its own that is also an alias (LibreOffice's application/vnd.ms-word) shares
+    // the identifier of the type the alias names.
+    let aliases = Set(
+      mimeDatabaseLines("aliases").compactMap { line in
+        line.split(separator: " ").first.map { TagNormalization.normalizeMIMEType(String($0)) }
+      })
     var owners: [String: String] = [:]
     for mimeType in types.map(TagNormalization.normalizeMIMEType) {
       let identifier = try #require(database.identifiers[mimeType], "\(mimeType) has an identifier")
-      if !identifier.hasPrefix(SharedMIMEDatabase.derivedPrefix) { continue }
+      if !identifier.hasPrefix(SharedMIMEDatabase.derivedPrefix) || aliases.contains(mimeType) {
+        continue
+      }
       #expect(
         owners[identifier] == nil, "\(identifier) for \(owners[identifier] ?? "") and \(mimeType)")
       owners[identifier] = mimeType

@@ -8,6 +8,13 @@
 /// extensions with their glob weights. Descriptions are read per type, on demand
 /// (``MIMEComments``).
 ///
+/// The database's aliases are authoritative, as in the spec's lookups, which unalias a name
+/// before anything else: a name that one package lists as an alias is that alias, even where
+/// another package declares it as a type of its own (LibreOffice declares
+/// `application/vnd.ms-word`, which freedesktop.org.xml lists as an alias of
+/// `application/msword`). Its globs and parents go to the type the alias names, so a lookup
+/// answers the same whichever packages added MIME files.
+///
 /// Reads the compiled files `update-mime-database` writes (`types`, `aliases`, `subclasses`,
 /// `globs2`) in each directory of the XDG data path that has them.
 /// Spec: https://specifications.freedesktop.org/shared-mime-info-spec/latest/
@@ -19,7 +26,8 @@ package struct SharedMIMEDatabase: Sendable {
   package var entries: [TypeCatalog.Entry] = []
   /// Tags the database adds to types declared elsewhere.
   package var additions: [TypeCatalog.TagAddition] = []
-  /// The identifier each canonical MIME type maps to.
+  /// The identifier each MIME type the database lists as a type maps to: a type of its own
+  /// that is also an alias maps to the identifier of the type the alias names.
   package var identifiers: [String: String] = [:]
   /// The `mime` directories read, in precedence order.
   package var directories: [String] = []
@@ -35,6 +43,7 @@ package struct SharedMIMEDatabase: Sendable {
   ) -> SharedMIMEDatabase {
     var raw = RawDatabase()
     for directory in directories { raw.read(directory: directory) }
+    raw.foldAliasedTypes()
     var database = mapped(raw, system: system)
     database.directories = directories
     return database
@@ -48,6 +57,7 @@ package struct SharedMIMEDatabase: Sendable {
   ) -> SharedMIMEDatabase {
     var raw = RawDatabase()
     raw.read(types: types, aliases: aliases, subclasses: subclasses, globs2: globs2)
+    raw.foldAliasedTypes()
     return mapped(raw, system: system)
   }
 
@@ -75,6 +85,7 @@ package struct SharedMIMEDatabase: Sendable {
       used.insert(identifier)
       identifiers[mimeType] = identifier
     }
+    for (name, target) in raw.folded { identifiers[name] = identifiers[target] }
   }
 
   private static func systemKey(
@@ -134,7 +145,7 @@ package struct SharedMIMEDatabase: Sendable {
       }
       let explicitParents = (raw.parentsOf[mimeType] ?? []).compactMap { parent in
         identifiers[raw.canonical(parent)]
-      }
+      }.filter { $0 != identifier }
       let declaration = TypeDeclaration(
         identifier: identifier,
         conformsTo: explicitParents
@@ -174,11 +185,60 @@ private struct RawDatabase {
   var types: [String] = []
   var known = Set<String>()
   var aliasTarget: [String: String] = [:]
+  /// Every alias, in the order the files list them.
+  var aliasOrder: [String] = []
   var aliasesOf: [String: [String]] = [:]
   var parentsOf: [String: [String]] = [:]
   var globs: [String: [Glob]] = [:]
+  /// Names listed as types that are aliases too, and the type each names
+  /// (``foldAliasedTypes()``).
+  var folded: [(name: String, target: String)] = []
 
-  func canonical(_ mimeType: String) -> String { aliasTarget[mimeType] ?? mimeType }
+  /// The type `mimeType` names: the last type on its chain of aliases (an alias read from one
+  /// directory may name an alias read from another), else the chain's end.
+  func canonical(_ mimeType: String) -> String {
+    let chain = aliasChain(of: mimeType)
+    return chain.last(where: known.contains) ?? chain.last ?? mimeType
+  }
+
+  /// The names the aliases lead to from `mimeType`, in order (empty for a name that is no
+  /// alias).
+  func aliasChain(of mimeType: String) -> [String] {
+    var chain: [String] = []
+    var seen: Set<String> = [mimeType]
+    var name = mimeType
+    while let target = aliasTarget[name], seen.insert(target).inserted {
+      chain.append(target)
+      name = target
+    }
+    return chain
+  }
+
+  /// Makes every alias name the type at the end of its chain, and folds each name that is
+  /// listed as a type and as an alias of another type into that type: its globs and parents
+  /// become the other type's, and it is no longer a type of its own.
+  mutating func foldAliasedTypes() {
+    for name in types {
+      let target = canonical(name)
+      guard target != name, known.contains(target) else { continue }
+      folded.append((name, target))
+      for glob in globs.removeValue(forKey: name) ?? [] { globs[target, default: []].append(glob) }
+      for parent in parentsOf.removeValue(forKey: name) ?? []
+      where canonical(parent) != target && !(parentsOf[target]?.contains(parent) ?? false) {
+        parentsOf[target, default: []].append(parent)
+      }
+    }
+    if !folded.isEmpty {
+      let names = Set(folded.map(\.name))
+      types.removeAll { names.contains($0) }
+      known.subtract(names)
+    }
+    aliasesOf = [:]
+    for alias in aliasOrder {
+      let target = canonical(alias)
+      if target != alias { aliasesOf[target, default: []].append(alias) }
+    }
+  }
 
   mutating func read(directory: String) {
     func contents(_ name: String) -> [UInt8]? { FileBytes.read(directory + "/" + name) }
@@ -198,9 +258,11 @@ private struct RawDatabase {
       guard fields.count == 2 else { continue }
       let alias = string(fields[0])
       let target = string(fields[1])
-      guard aliasTarget[alias] == nil else { continue }
+      // The first directory's alias wins; an alias that would close a cycle is dropped.
+      guard aliasTarget[alias] == nil, alias != target, !aliasChain(of: target).contains(alias)
+      else { continue }
       aliasTarget[alias] = target
-      aliasesOf[target, default: []].append(alias)
+      aliasOrder.append(alias)
     }
     for line in lines(subclasses) {
       let fields = line.split(separator: 0x20)

@@ -184,6 +184,7 @@ import Testing
       """
       import gi, os, sys
       gi.require_version('Gtk', '3.0'); gi.require_version('Gdk', '3.0')
+      gi.require_version('GLib', '2.0')
       from gi.repository import Gtk, Gdk, GLib
       clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
       clipboard.set_text('stored by gtk', -1)
