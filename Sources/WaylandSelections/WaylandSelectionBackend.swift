@@ -19,7 +19,7 @@ import UniformTypeIdentifiers
 /// try await backend.own(.clipboard, item: item)
 /// ```
 public final class WaylandSelectionBackend: SelectionBackend {
-  private let connection: WaylandConnection
+  let connection: WaylandConnection
 
   /// Connects to the compositor at `socket` (a name in `$XDG_RUNTIME_DIR` or a path; `nil`:
   /// `$WAYLAND_DISPLAY`).
@@ -30,6 +30,17 @@ public final class WaylandSelectionBackend: SelectionBackend {
   ///   when the compositor has no data-control protocol.
   public init(socket: String?, servingStepTimeout: Duration = .seconds(5)) throws(BackendError) {
     connection = try WaylandConnection(socket: socket, servingStepTimeout: servingStepTimeout)
+  }
+
+  /// Speaks to the compositor on `socket`, a stream socket already connected to it — a test's
+  /// socket pair, whose other end plays the compositor. The backend owns the socket.
+  ///
+  /// - Throws: `BackendError.cannotConnect(_:)`, as ``init(socket:servingStepTimeout:)``.
+  package init(connectedTo socket: FileDescriptor, servingStepTimeout: Duration = .seconds(5))
+    throws(BackendError)
+  {
+    connection = try WaylandConnection(
+      connectedTo: socket, servingStepTimeout: servingStepTimeout)
   }
 
   /// The data-control protocol bound: `ext-data-control-v1`, or `zwlr_data_control_manager_v1`
@@ -193,6 +204,10 @@ public final class WaylandSelectionBackend: SelectionBackend {
     guard let result else { throw .failed("cannot start a thread to read \(target)") }
     return try result.get()
   }
+
+  /// Why the connection to the compositor ended — its error, an event that broke the
+  /// protocol, the socket's end — or `nil` while it lasts.
+  public var connectionFailure: String? { connection.failure }
 
   public func application(owning owner: OwnerToken) async -> String? { nil }
 

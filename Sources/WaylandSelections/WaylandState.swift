@@ -27,8 +27,12 @@ final class WaylandState {
   /// The version the manager was bound at; PRIMARY needs 2 with wlr.
   var managerVersion: UInt32 = 0
   var device: UInt32?
-  /// Every offer announced and not yet destroyed, with its MIME types in order.
+  /// Every offer announced and not yet destroyed, with its MIME types in order: the first
+  /// ``OwnerOffer/maximumTargets`` and the well-known ones after (an offer destroyed keeps its
+  /// id in ``objects``, whose events are then ignored, until the server reuses it).
   var offers: [UInt32: [String]] = [:]
+  /// How many types each offer announced, kept or not.
+  var offerTypeCounts: [UInt32: Int] = [:]
   /// The current offer of each selection.
   var current: [SelectionRole: UInt32] = [:]
   /// The current ownership of each selection, counted per selection event.
@@ -47,6 +51,9 @@ final class WaylandState {
   var setupDone = false
   /// The compositor's `wl_display.error`, which ends the connection.
   var protocolError: String?
+  /// Why the connection ended, for people: the compositor's error, a message that broke the
+  /// protocol, the socket's end.
+  var failure: String?
   var lost = false
   var closing = false
 
@@ -60,6 +67,54 @@ final class WaylandState {
 
   init(marker: String) {
     self.marker = marker
+  }
+
+  /// The most offers announced and not yet destroyed: a compositor announces one just before
+  /// the selection event that makes it current (two at once with PRIMARY), and Ferry destroys
+  /// the one it replaces; a compositor past this is broken or hostile.
+  static let maximumLiveOffers = 64
+
+  /// The interface of object `id`, for the event decoder; `nil` for an id this client never
+  /// made or that the server deleted.
+  func interface(of id: UInt32) -> WaylandInterface? {
+    switch objects[id] {
+    case .registry?: .registry
+    case .seat?: .seat
+    case .manager?: .manager
+    case .device?: .device
+    case .source?: .source
+    case .offer?: .offer
+    case .setupCallback?, .syncCallback?: .callback
+    case nil: nil
+    }
+  }
+
+  /// The server announced offer `id` (`data_offer`).
+  ///
+  /// - Throws: ``WaylandProtocolError`` when `id` is a live offer already, or the compositor
+  ///   has more than ``maximumLiveOffers`` live.
+  func announceOffer(_ id: UInt32, at offset: Int) throws(WaylandProtocolError) {
+    guard offers[id] == nil else {
+      throw WaylandProtocolError(at: offset, "data_offer makes offer \(id), which is live already")
+    }
+    guard offers.count < Self.maximumLiveOffers else {
+      throw WaylandProtocolError(
+        at: offset,
+        "data_offer makes a live offer past the \(Self.maximumLiveOffers) that no selection took")
+    }
+    objects[id] = .offer
+    offers[id] = []
+    offerTypeCounts[id] = 0
+  }
+
+  /// One MIME type of offer `id`: kept among the first ``OwnerOffer/maximumTargets``, or past
+  /// them if well known; an offer already destroyed ignores it.
+  func addType(_ type: String, to id: UInt32) {
+    guard let count = offerTypeCounts[id] else { return }
+    offerTypeCounts[id] = count + 1
+    if count < OwnerOffer.maximumTargets || OwnerOffer.isKeptPastTheLimit(type) {
+      offers[id, default: []].append(type)
+    }
   }
 
   /// Whether PRIMARY can be set: always with ext, from version 2 with wlr.
@@ -92,6 +147,7 @@ final class WaylandState {
 
   /// Destroys an offer (`destroy`, opcode 1 of either protocol's offer).
   func destroyOffer(_ offer: UInt32, on wire: WaylandWire) {
+    offerTypeCounts.removeValue(forKey: offer)
     guard offers.removeValue(forKey: offer) != nil else { return }
     wire.send(offer, 1)
   }
