@@ -254,12 +254,20 @@ final class WaylandConnection: @unchecked Sendable {
 
   /// Destroys Ferry's objects, ends every watcher, and fails the jobs still queued (on the
   /// Wayland thread, as its last act); the socket closes with the wire.
+  ///
+  /// Whatever the state holds of its callers goes too — the lost handlers, the sources with
+  /// their items and `onLost`, the watchers — as a handler may hold the backend that holds
+  /// this connection: kept, it would keep the connection, its state and its wire alive for
+  /// ever (LeakSanitizer found them so at every daemon's exit).
   private func shutDown() {
     if !state.lost {
       state.destroyAll(on: wire)
       try? wire.flush()
     }
     state.lost = true
+    state.lostHandlers = []
+    state.sources = [:]
+    state.ownSource = [:]
     state.finishWatchers()
     for waiter in state.syncWaiters.values { waiter.resume() }
     state.syncWaiters = [:]

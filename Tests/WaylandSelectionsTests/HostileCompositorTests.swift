@@ -258,4 +258,74 @@ import UniformTypeIdentifiers
     let kept = try await connected.backend.connection.perform { $0.state.offers[offer]?.count }
     #expect(kept == OwnerOffer.maximumTargets + 1, "the state keeps no more than the offer")
   }
+
+  // MARK: Release
+
+  /// A closed backend, its connection, state and wire are freed — even when a lost handler
+  /// holds the backend (the daemon's did): the state lets go of its handlers as it shuts
+  /// down. Before, each daemon left the four at exit (LeakSanitizer).
+  @Test func aClosedBackendIsFreedWithItsConnection() async throws {
+    let compositor = try FakeCompositor()
+    defer { compositor.close() }
+    let refs = WeakReferences()
+    do {
+      let backend = try await compositor.connectBackend()
+      backend.onConnectionLost { _ = backend }
+      _ = try await backend.owner(of: .clipboard)  // the handler is in place
+      refs.hold(backend)
+      backend.close()
+    }
+    let freed = await Deadline.wait(for: .seconds(10)) { refs.allFreed }
+    #expect(freed, "still alive: \(refs.alive)")
+  }
+
+  /// The same once the compositor went away first: the handlers were called, then let go.
+  @Test func aLostBackendIsFreedWithItsConnection() async throws {
+    let compositor = try FakeCompositor()
+    let refs = WeakReferences()
+    let told = TrackedMutex(0)
+    do {
+      let backend = try await compositor.connectBackend()
+      backend.onConnectionLost {
+        _ = backend
+        told.withLock { $0 += 1 }
+      }
+      _ = try await backend.owner(of: .clipboard)
+      refs.hold(backend)
+      compositor.close()
+      #expect(await Deadline.wait(for: .seconds(10)) { backend.connectionFailure != nil })
+    }
+    let freed = await Deadline.wait(for: .seconds(10)) { refs.allFreed }
+    #expect(freed, "still alive: \(refs.alive)")
+    #expect(told.withLock { $0 } == 1)
+  }
+}
+
+/// Weak references to a backend and what it is made of.
+private final class WeakReferences: @unchecked Sendable {
+  private let lock = NSLock()
+  private weak var backend: WaylandSelectionBackend?
+  private weak var connection: WaylandConnection?
+  private weak var state: WaylandState?
+  private weak var wire: WaylandWire?
+
+  func hold(_ backend: WaylandSelectionBackend) {
+    lock.withLock {
+      self.backend = backend
+      connection = backend.connection
+      state = backend.connection.state
+      wire = backend.connection.wire
+    }
+  }
+
+  var alive: [String] {
+    lock.withLock {
+      [
+        backend.map { _ in "backend" }, connection.map { _ in "connection" },
+        state.map { _ in "state" }, wire.map { _ in "wire" },
+      ].compactMap { $0 }
+    }
+  }
+
+  var allFreed: Bool { alive.isEmpty }
 }

@@ -159,10 +159,12 @@ public enum BrokerDaemon {
           logger.notice("another clipboard manager holds the role; not taking it from it")
         }
       }
-      backend.onConnectionLost {
-        state.setBridged(opened.kind, false)
+      // The handler is the backend's to keep: it holds the kind and the name, never `opened`
+      // (which holds the backend).
+      backend.onConnectionLost { [kind = opened.kind, display = opened.display] in
+        state.setBridged(kind, false)
         logger.error(
-          "the display went away (\(opened.kind.rawValue) \(opened.display)); serving the socket and any other display"
+          "the display went away (\(kind.rawValue) \(display)); serving the socket and any other display"
         )
       }
     }
