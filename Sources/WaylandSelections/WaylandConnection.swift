@@ -268,7 +268,7 @@ final class WaylandConnection: @unchecked Sendable {
     state.lostHandlers = []
     state.sources = [:]
     state.ownSource = [:]
-    state.finishWatchers()
+    state.dropWatchers()
     for waiter in state.syncWaiters.values { waiter.resume() }
     state.syncWaiters = [:]
     for job in takeJobs(ending: true) { job(self) }

@@ -1,3 +1,4 @@
+import FerrySystem
 import Pasteboard
 import SelectionBackend
 
@@ -37,15 +38,20 @@ final class WaylandState {
   var current: [SelectionRole: UInt32] = [:]
   /// The current ownership of each selection, counted per selection event.
   var tokens: [SelectionRole: OwnerToken] = [:]
-  private var generation: UInt64 = 0
+  /// Selection events counted across every connection of the process: a connection made
+  /// again never hands out a token an earlier one did (the broker would take it for the same
+  /// ownership, told twice).
+  private static let generations = TrackedMutex<UInt64>(0)
   /// Ferry's sources: what each serves, on which selection.
   var sources: [UInt32: OwnSource] = [:]
   /// Ferry's current source of each selection.
   var ownSource: [SelectionRole: UInt32] = [:]
   /// Selections Ferry cleared and whose `selection(NULL)` is its own doing.
   var clearing: Set<SelectionRole> = []
-  var watchers:
-    [UInt64: (roles: Set<SelectionRole>, continuation: AsyncStream<OwnerChange>.Continuation)] = [:]
+  /// Who hears of owner changes, and of which selections (the backend's link forwards them to
+  /// its streams, which outlive a connection).
+  var watchers: [UInt64: (roles: Set<SelectionRole>, yield: @Sendable (OwnerChange) -> Void)] =
+    [:]
   var syncWaiters: [UInt32: CheckedContinuation<Void, Never>] = [:]
   var lostHandlers: [@Sendable () -> Void] = []
   var setupDone = false
@@ -126,7 +132,10 @@ final class WaylandState {
     if let previous = current.removeValue(forKey: role), previous != offer {
       destroyOffer(previous, on: wire)
     }
-    generation += 1
+    let generation = Self.generations.withLock { count in
+      count += 1
+      return count
+    }
     let token = OwnerToken(owner: generation, generation: generation)
     let change: OwnerChange
     if let offer, offers[offer] != nil {
@@ -141,7 +150,7 @@ final class WaylandState {
         isOwnedByThisProcess: own)
     }
     for watcher in watchers.values where watcher.roles.contains(role) {
-      watcher.continuation.yield(change)
+      watcher.yield(change)
     }
   }
 
@@ -152,10 +161,20 @@ final class WaylandState {
     wire.send(offer, 1)
   }
 
-  func finishWatchers() {
-    let ending = watchers.values.map(\.continuation)
+  /// The connection ends: nobody more is told (the streams are the link's to finish).
+  func dropWatchers() {
     watchers = [:]
-    ending.forEach { $0.finish() }
+  }
+
+  /// What a watcher that has just come to this connection should hear of `role`: its current
+  /// owner, or that it has none.
+  func currentChange(of role: SelectionRole) -> OwnerChange {
+    guard let offer = current[role], let token = tokens[role] else {
+      return OwnerChange(role: role, kind: .ownerGone, owner: .none, isOwnedByThisProcess: false)
+    }
+    return OwnerChange(
+      role: role, kind: .newOwner, owner: token,
+      isOwnedByThisProcess: offers[offer]?.contains(marker) ?? false)
   }
 
   /// Destroys Ferry's objects, as a connection ends (the seat, bound at version 1, has no

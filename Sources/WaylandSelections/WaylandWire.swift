@@ -180,14 +180,20 @@ final class WaylandWire {
 
   // MARK: Events
 
-  /// Reads what has arrived without blocking: at most one buffer's worth (64 KiB), which the
-  /// caller handles before reading more, so a flood of events is never held whole.
+  /// Reads what has arrived without blocking, all of it, up to ``maximumRead`` bytes before
+  /// the caller handles it.
+  ///
+  /// The compositor's socket must be drained as fast as it fills: a selection of 20,000
+  /// types is some 900 KB of `offer` events sent to every data-control client at once, and
+  /// libwayland 1.21's servers (sway 1.7's) disconnect a client whose socket stays full — so
+  /// reading a chunk and handling it before reading the next lost Ferry its connection.
   ///
   /// - Returns: `false` at the end of the stream (the compositor closed the connection).
   /// - Throws: ``BackendError/connectionLost`` when the socket fails.
   func receive() throws(BackendError) -> Bool {
     var descriptors = [Int32](repeating: -1, count: 28)
-    while true {
+    var read = 0
+    while read < Self.maximumRead {
       var received: Int32 = 0
       let count = readBuffer.withUnsafeMutableBytes { bytes in
         descriptors.withUnsafeMutableBufferPointer { fds in
@@ -202,9 +208,15 @@ final class WaylandWire {
         throw .connectionLost
       }
       decoder.feed(readBuffer[..<count], descriptors: Array(descriptors[..<Int(received)]))
-      return count > 0
+      if count == 0 { return read > 0 }  // the end: after what came before it is handled
+      read += count
     }
+    return true
   }
+
+  /// The most bytes ``receive()`` reads before they are handled: what the compositor may send
+  /// in one burst (its socket holds about 200 KB), many times over.
+  static let maximumRead = 8 << 20
 
   /// The next whole event, taken off the input; `nil` until more arrives.
   ///

@@ -161,10 +161,11 @@ public enum BrokerDaemon {
       }
       // The handler is the backend's to keep: it holds the kind and the name, never `opened`
       // (which holds the backend).
-      backend.onConnectionLost { [kind = opened.kind, display = opened.display] in
+      backend.onConnectionLost { [kind = opened.kind, display = opened.display, weak backend] in
         state.setBridged(kind, false)
+        let reason = backend?.connectionFailure.map { ": \($0)" } ?? ""
         logger.error(
-          "the display went away (\(kind.rawValue) \(display)); serving the socket and any other display"
+          "the display went away (\(kind.rawValue) \(display)\(reason)); serving the socket and any other display"
         )
       }
     }
