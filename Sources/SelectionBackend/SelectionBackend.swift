@@ -75,11 +75,18 @@ public protocol SelectionBackend: AnyObject, Sendable {
   /// Calls `handler` once, if the connection to the display server is lost.
   func onConnectionLost(_ handler: @escaping @Sendable () -> Void)
 
+  /// Why the connection to the display server ended, once it has, when the backend can say
+  /// (Wayland: the compositor's error, an event that broke the protocol, the socket's end).
+  var connectionFailure: String? { get }
+
   /// Closes the connection; the selections this process owns are given up.
   func close()
 }
 
 extension SelectionBackend {
+  /// Nothing to say: the backend reports a lost connection by ``onConnectionLost(_:)`` alone.
+  public var connectionFailure: String? { nil }
+
   /// Takes `role` and serves `item` on it.
   public func own(_ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool = false)
     async throws(BackendError)

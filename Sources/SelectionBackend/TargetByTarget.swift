@@ -19,8 +19,9 @@ public typealias TargetStreamer =
 
 extension OfferCapture {
   /// Captures `targets` of `offer` one after the other within `budget` bytes: a target that
-  /// fails gets the reason and no data; a timeout or a gone owner ends the capture (an owner
-  /// that hangs on one target hangs on the rest); so does cancelling the calling task.
+  /// fails gets the reason and no data; a timeout, a gone owner or a replaced one ends the
+  /// capture (an owner that hangs on one target hangs on the rest, and a new owner is asked
+  /// nothing meant for the old); so does cancelling the calling task.
   public static func targetByTarget(
     _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, read: TargetReader
   ) async -> OfferCapture {
@@ -35,6 +36,7 @@ extension OfferCapture {
         entries[index].failure = error
         if case .timedOut = error { break }
         if case .noOwner = error { break }
+        if case .ownerChanged = error { break }
       }
     }
     return OfferCapture(offer: offer, entries: entries)

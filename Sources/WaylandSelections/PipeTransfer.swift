@@ -26,8 +26,12 @@ enum PipeTransfer {
 
   /// Reads `descriptor` to its end, waiting at most `stepTimeout` for each chunk, and closes
   /// it. More than `limit` bytes ends the read with ``BackendError/tooLarge(limit:)``: on
-  /// Wayland the writer learns of a closed pipe (`EPIPE`) and stops, unharmed.
-  static func readAll(_ descriptor: FileDescriptor, stepTimeout: Duration, limit: Int, what: String)
+  /// Wayland the writer learns of a closed pipe (`EPIPE`) and stops, unharmed. So does `stop`
+  /// becoming readable (``TransferStop``), with ``BackendError/failed(_:)``.
+  static func readAll(
+    _ descriptor: FileDescriptor, stepTimeout: Duration, limit: Int, what: String,
+    stop: FileDescriptor? = nil
+  )
     throws(BackendError) -> Data
   {
     defer { try? descriptor.close() }
@@ -46,14 +50,7 @@ enum PipeTransfer {
         guard errno == EAGAIN else {
           throw .failed("cannot read \(what): \(String(cString: strerror(errno)))")
         }
-        var entries = [PollEntry(descriptor, for: .readable)]
-        let ready: Int
-        do {
-          ready = try Poll.wait(&entries, until: .now + stepTimeout)
-        } catch {
-          throw .failed("cannot wait for \(what): \(error)")
-        }
-        guard ready > 0 else { throw .timedOut("waiting for \(what)") }
+        try wait(for: descriptor, stop: stop, stepTimeout: stepTimeout, what: what)
         continue
       }
       guard data.count + count <= limit else { throw .tooLarge(limit: limit) }
@@ -62,6 +59,27 @@ enum PipeTransfer {
         triedEnlarging = true
         if enlarge(descriptor) { buffer = [UInt8](repeating: 0, count: largePipeSize) }
       }
+    }
+  }
+
+  /// Waits until `descriptor` is readable, at most `stepTimeout`.
+  ///
+  /// - Throws: ``BackendError/timedOut(_:)``; ``BackendError/failed(_:)`` when `stop` became
+  ///   readable first.
+  private static func wait(
+    for descriptor: FileDescriptor, stop: FileDescriptor?, stepTimeout: Duration, what: String
+  ) throws(BackendError) {
+    var entries = [PollEntry(descriptor, for: .readable)]
+    if let stop { entries.append(PollEntry(stop, for: .readable)) }
+    let ready: Int
+    do {
+      ready = try Poll.wait(&entries, until: .now + stepTimeout)
+    } catch {
+      throw .failed("cannot wait for \(what): \(error)")
+    }
+    guard ready > 0 else { throw .timedOut("waiting for \(what)") }
+    if entries.count > 1, entries[1].isReady, !entries[0].isReady {
+      throw .failed("stopped waiting for \(what): the capture was superseded or ran out of time")
     }
   }
 

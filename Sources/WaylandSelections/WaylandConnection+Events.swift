@@ -9,53 +9,56 @@ import SelectionBackend
 #endif
 
 extension WaylandConnection {
-  /// Handles one event, by what its object is and its opcode.
-  func handle(_ event: inout WaylandWire.Event) {
-    if event.object == WaylandWire.display {
-      switch event.opcode {
-      case 0:  // error(object, code, message)
-        let object = event.uint()
-        let code = event.uint()
-        state.protocolError = "error \(code) on object \(object): \(event.string() ?? "")"
-      case 1:  // delete_id(id)
-        let id = event.uint()
-        state.objects.removeValue(forKey: id)
-        wire.release(id)
-      default: break
-      }
-      return
+  /// Handles every whole event that has arrived.
+  ///
+  /// - Throws: ``WaylandProtocolError`` for the first event that breaks the protocol.
+  func dispatchEvents() throws(WaylandProtocolError) {
+    let state = self.state
+    while let message = try wire.nextMessage(interfaceOf: { state.interface(of: $0) }) {
+      try handle(message)
     }
-    switch (state.objects[event.object], event.opcode) {
-    case (.registry?, 0):  // global(name, interface, version)
-      let name = event.uint()
-      let interface = event.string() ?? ""
-      bindGlobal(name: name, interface: interface, version: event.uint())
-    case (.setupCallback?, 0):
-      state.setupDone = true
-    case (.syncCallback?, 0):
-      state.syncWaiters.removeValue(forKey: event.object)?.resume()
-    case (.device?, 0):  // data_offer(new id)
-      let offer = event.uint()
-      state.objects[offer] = .offer
-      state.offers[offer] = []
-    case (.device?, 1):  // selection(offer or null)
-      let offer = event.uint()
-      state.select(.clipboard, offer == 0 ? nil : offer, on: wire)
-    case (.device?, 2):  // finished: the device is no longer valid (the seat went)
-      state.lost = true
-      state.lostHandlers.forEach { $0() }
-    case (.device?, 3):  // primary_selection(offer or null)
-      let offer = event.uint()
-      state.select(.primary, offer == 0 ? nil : offer, on: wire)
-    case (.offer?, 0):  // offer(mime type)
-      if let type = event.string() { state.offers[event.object, default: []].append(type) }
-    case (.source?, 0):  // send(mime type, fd)
-      let type = event.string() ?? ""
-      if let descriptor = event.descriptor() { serve(event.object, type, descriptor) }
-    case (.source?, 1):  // cancelled
-      cancelled(event.object)
-    default:
-      break  // the seat's capabilities and name, a global gone: nothing Ferry needs
+  }
+
+  /// Handles one event, by what its object is and what it says.
+  ///
+  /// - Throws: ``WaylandProtocolError`` for an event that makes no sense here: an id deleted
+  ///   that this client never made, an offer made twice or past the limit of live offers.
+  func handle(_ message: WaylandMessage) throws(WaylandProtocolError) {
+    switch message.event {
+    case .error(let object, let code, let text):
+      state.protocolError = "error \(code) on object \(object): \(text)"
+    case .deleteID(let id):
+      guard id != WaylandWire.display, id < WaylandEventDecoder.firstServerID,
+        state.objects.removeValue(forKey: id) != nil
+      else {
+        throw WaylandProtocolError(
+          at: message.offset, "delete_id names object \(id), which this client has no use of")
+      }
+      wire.release(id)
+    case .global(let name, let interface, let version):
+      bindGlobal(name: name, interface: interface, version: version)
+    case .done:
+      if state.objects[message.object] == .setupCallback {
+        state.setupDone = true
+      } else {
+        state.syncWaiters.removeValue(forKey: message.object)?.resume()
+      }
+    case .dataOffer(let offer):
+      try state.announceOffer(offer, at: message.offset)
+    case .selection(let offer):
+      state.select(.clipboard, offer, on: wire)
+    case .finished:  // the device is no longer valid (the seat went)
+      lose("the Wayland compositor ended Ferry's data device (finished)")
+    case .primarySelection(let offer):
+      state.select(.primary, offer, on: wire)
+    case .offer(let type):
+      state.addType(type, to: message.object)
+    case .send(let type, let descriptor):
+      serve(message.object, type, descriptor)
+    case .cancelled:
+      cancelled(message.object)
+    case .globalRemove, .seat:
+      break  // a global gone, the seat's capabilities and name: nothing Ferry needs
     }
   }
 

@@ -28,17 +28,42 @@ final class WaylandConnection: @unchecked Sendable {
   private let jobs = TrackedMutex<(queue: [@Sendable (WaylandConnection) -> Void], ended: Bool)>(
     ([], false))
 
+  /// Why the connection ended, once it has; read from any thread.
+  private let ending = TrackedMutex<String?>(nil)
+
   /// Connects to `socket` (`nil`: `$WAYLAND_DISPLAY`), binds the seat and the data-control
   /// manager, reads the current selections, and starts the thread (unless `startsThread` is
   /// false: a one-shot read on the calling thread, ``WaylandTextPaste``).
   ///
   /// - Throws: ``BackendError/cannotConnect(_:)``, also when the compositor has no
   ///   data-control protocol (GNOME, weston).
-  init(socket: String?, servingStepTimeout: Duration = .seconds(5), startsThread: Bool = true)
+  convenience init(
+    socket: String?, servingStepTimeout: Duration = .seconds(5), startsThread: Bool = true
+  ) throws(BackendError) {
+    try self.init(
+      wire: try WaylandWire(name: socket), servingStepTimeout: servingStepTimeout,
+      startsThread: startsThread)
+  }
+
+  /// Speaks to the compositor on `socket`, a stream socket already connected to it (a test's
+  /// socket pair, whose other end plays the compositor); otherwise as
+  /// ``init(socket:servingStepTimeout:startsThread:)``. The connection owns the socket.
+  ///
+  /// - Throws: ``BackendError/cannotConnect(_:)``.
+  convenience init(
+    connectedTo socket: FileDescriptor, servingStepTimeout: Duration = .seconds(5),
+    startsThread: Bool = true
+  ) throws(BackendError) {
+    try self.init(
+      wire: WaylandWire(connectedTo: socket), servingStepTimeout: servingStepTimeout,
+      startsThread: startsThread)
+  }
+
+  private init(wire: WaylandWire, servingStepTimeout: Duration, startsThread: Bool)
     throws(BackendError)
   {
     self.servingStepTimeout = servingStepTimeout
-    wire = try WaylandWire(name: socket)
+    self.wire = wire
     state = WaylandState(marker: FerryMarker.name)
     wake = try PipeTransfer.makePipe()
     for end in [wake.read, wake.write] {
@@ -50,6 +75,10 @@ final class WaylandConnection: @unchecked Sendable {
     let started = DetachedThread.start(name: "ferry-wayland") { [self] in run() }
     guard started else { throw .failed("cannot start the Wayland thread") }
   }
+
+  /// Why the connection ended — the compositor's error, an event that broke the protocol,
+  /// the socket's end — or `nil` while it lasts (and after ``close()``).
+  var failure: String? { ending.withLock { $0 } }
 
   deinit {
     try? wake.read.close()
@@ -93,18 +122,23 @@ final class WaylandConnection: @unchecked Sendable {
       guard (try? Poll.wait(&entries, until: deadline)) ?? 0 > 0 else {
         throw .cannotConnect("the Wayland compositor did not answer in time")
       }
-      guard try wire.receive() else { throw .connectionLost }
-      try dispatchEvents()
+      guard try wire.receive() else {
+        do throws(WaylandProtocolError) {
+          try wire.endOfStream()
+        } catch {
+          throw .cannotConnect(error.description)
+        }
+        throw .cannotConnect("the Wayland compositor closed the connection as Ferry set up")
+      }
+      do throws(WaylandProtocolError) {
+        try dispatchEvents()
+      } catch {
+        throw .cannotConnect(error.description)
+      }
       if let error = state.protocolError {
         throw .cannotConnect("the Wayland compositor refused Ferry: \(error)")
       }
-    }
-  }
-
-  /// Handles every whole event that has arrived.
-  private func dispatchEvents() throws(BackendError) {
-    while var event = wire.nextEvent() {
-      handle(&event)
+      if let failure = state.failure { throw .cannotConnect(failure) }
     }
   }
 
@@ -166,35 +200,75 @@ final class WaylandConnection: @unchecked Sendable {
         PollEntry(wake.read, for: .readable),
       ]
       _ = try? Poll.wait(&entries, until: nil)
-      do throws(BackendError) {
-        if entries[0].isReady {
-          guard try wire.receive() else { throw .connectionLost }
-          try dispatchEvents()
-          if state.protocolError != nil { throw .connectionLost }
-        }
-        if entries[1].isReady {
-          var drained = [UInt8](repeating: 0, count: 256)
-          _ = Glibc.read(wake.read.rawValue, &drained, drained.count)
-        }
-        for job in takeJobs() { job(self) }
+      if entries[0].isReady {
+        readEvents()
+        if state.lost { break }
+      }
+      if entries[1].isReady {
+        var drained = [UInt8](repeating: 0, count: 256)
+        _ = Glibc.read(wake.read.rawValue, &drained, drained.count)
+      }
+      for job in takeJobs() { job(self) }
+      do {
         try wire.flush()
       } catch {
-        state.lost = true
-        state.lostHandlers.forEach { $0() }
+        lose("the Wayland compositor's socket failed as Ferry wrote to it")
       }
     }
     shutDown()
   }
 
+  /// Reads what the socket holds and handles it; a fault ends the connection, saying why.
+  private func readEvents() {
+    do throws(WaylandProtocolError) {
+      let open: Bool
+      do {
+        open = try wire.receive()
+      } catch {
+        return lose("the Wayland compositor's socket failed as Ferry read from it")
+      }
+      guard open else {
+        try wire.endOfStream()
+        return lose("the Wayland compositor closed the connection")
+      }
+      try dispatchEvents()
+      if let error = state.protocolError {
+        lose("the Wayland compositor ended the connection: \(error)")
+      }
+    } catch {
+      lose(error.description)
+    }
+  }
+
+  /// The connection is lost, for `reason` (the first reason given is kept): the lost
+  /// handlers are told, once, and the thread ends.
+  func lose(_ reason: String) {
+    guard !state.lost else { return }
+    state.failure = state.failure ?? reason
+    ending.withLock { $0 = $0 ?? reason }
+    state.lost = true
+    let handlers = state.lostHandlers
+    state.lostHandlers = []
+    handlers.forEach { $0() }
+  }
+
   /// Destroys Ferry's objects, ends every watcher, and fails the jobs still queued (on the
   /// Wayland thread, as its last act); the socket closes with the wire.
+  ///
+  /// Whatever the state holds of its callers goes too — the lost handlers, the sources with
+  /// their items and `onLost`, the watchers — as a handler may hold the backend that holds
+  /// this connection: kept, it would keep the connection, its state and its wire alive for
+  /// ever (LeakSanitizer found them so at every daemon's exit).
   private func shutDown() {
     if !state.lost {
       state.destroyAll(on: wire)
       try? wire.flush()
     }
     state.lost = true
-    state.finishWatchers()
+    state.lostHandlers = []
+    state.sources = [:]
+    state.ownSource = [:]
+    state.dropWatchers()
     for waiter in state.syncWaiters.values { waiter.resume() }
     state.syncWaiters = [:]
     for job in takeJobs(ending: true) { job(self) }

@@ -7,8 +7,12 @@ enum WaylandOffer {
   /// `UTF8_STRING` in hand, these are conversions of it.
   static let textAliases: Set<String> = ["STRING", "TEXT", "COMPOUND_TEXT", "text/plain"]
 
-  /// The offer of `types`, as the owner listed them.
-  static func make(role: SelectionRole, types: [String]) -> OwnerOffer {
+  /// The offer of `types`, as the owner listed them (as far as ``OwnerOffer/keptNames(_:)``
+  /// keeps them), by `owner`.
+  static func make(role: SelectionRole, types listed: [String], owner: OwnerToken? = nil)
+    -> OwnerOffer
+  {
+    let types = OwnerOffer.keptNames(listed)
     var seen = Set<UTType>()
     let targets = types.compactMap { name -> OwnerOffer.Target? in
       guard name != WaylandOfferTable.concealedHint, !FerryMarker.isMarker(name),
@@ -23,6 +27,7 @@ enum WaylandOffer {
     let essential = hasUTF8 ? targets.filter { !textAliases.contains($0.name) } : targets
     return OwnerOffer(
       role: role, targets: targets, essentialTargets: essential,
-      isConcealed: types.contains(WaylandOfferTable.concealedHint), advertised: types)
+      isConcealed: types.contains(WaylandOfferTable.concealedHint), advertised: types,
+      owner: owner)
   }
 }

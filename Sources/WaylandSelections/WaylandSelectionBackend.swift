@@ -19,7 +19,11 @@ import UniformTypeIdentifiers
 /// try await backend.own(.clipboard, item: item)
 /// ```
 public final class WaylandSelectionBackend: SelectionBackend {
-  private let connection: WaylandConnection
+  /// The connection, made again when the compositor drops it (``WaylandLink``).
+  private let link: WaylandLink
+
+  /// The connection now.
+  var connection: WaylandConnection { link.connection }
 
   /// Connects to the compositor at `socket` (a name in `$XDG_RUNTIME_DIR` or a path; `nil`:
   /// `$WAYLAND_DISPLAY`).
@@ -29,7 +33,19 @@ public final class WaylandSelectionBackend: SelectionBackend {
   /// - Throws: `BackendError.cannotConnect(_:)`, with one line naming what is missing, also
   ///   when the compositor has no data-control protocol.
   public init(socket: String?, servingStepTimeout: Duration = .seconds(5)) throws(BackendError) {
-    connection = try WaylandConnection(socket: socket, servingStepTimeout: servingStepTimeout)
+    let first = try WaylandConnection(socket: socket, servingStepTimeout: servingStepTimeout)
+    link = WaylandLink(first, socket: .some(socket), servingStepTimeout: servingStepTimeout)
+  }
+
+  /// Speaks to the compositor on `socket`, a stream socket already connected to it — a test's
+  /// socket pair, whose other end plays the compositor. The backend owns the socket.
+  ///
+  /// - Throws: `BackendError.cannotConnect(_:)`, as ``init(socket:servingStepTimeout:)``.
+  package init(connectedTo socket: FileDescriptor, servingStepTimeout: Duration = .seconds(5))
+    throws(BackendError)
+  {
+    let first = try WaylandConnection(connectedTo: socket, servingStepTimeout: servingStepTimeout)
+    link = WaylandLink(first, socket: .none, servingStepTimeout: servingStepTimeout)
   }
 
   /// The data-control protocol bound: `ext-data-control-v1`, or `zwlr_data_control_manager_v1`
@@ -94,13 +110,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
   public func ownerChanges(of roles: [SelectionRole]) -> AsyncStream<OwnerChange> {
     let (stream, continuation) = AsyncStream<OwnerChange>.makeStream()
     let id = UInt64.random(in: 1...UInt64.max)
-    connection.submit { connection in
-      guard !connection.state.lost else { return continuation.finish() }
-      connection.state.watchers[id] = (Set(roles), continuation)
-    }
-    continuation.onTermination = { [connection] _ in
-      connection.submit { $0.state.watchers.removeValue(forKey: id) }
-    }
+    link.addWatcher(id, roles: Set(roles), continuation: continuation)
+    continuation.onTermination = { [weak link] _ in link?.removeWatcher(id) }
     return stream
   }
 
@@ -108,41 +119,57 @@ public final class WaylandSelectionBackend: SelectionBackend {
     -> OwnerOffer
   {
     try Self.check(role)
-    let types = try await connection.perform { connection throws(BackendError) -> [String] in
+    let (types, owner) = try await connection.perform {
+      connection throws(BackendError) -> ([String], OwnerToken?) in
       let state = connection.state
       guard let offer = state.current[role], let types = state.offers[offer] else {
         throw .noOwner(role)
       }
-      return types
+      return (types, state.tokens[role])
     }
-    return WaylandOffer.make(role: role, types: types)
+    return WaylandOffer.make(role: role, types: types, owner: owner)
   }
 
   public func capture(
     _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, stepTimeout: Duration
   ) async -> OfferCapture {
-    await OfferCapture.targetByTarget(offer, targets: targets, budget: budget) {
+    let owner = offer.owner
+    return await OfferCapture.targetByTarget(offer, targets: targets, budget: budget) {
       (role, target, limit) async throws(BackendError) -> Data in
-      try await self.read(role, target: target, stepTimeout: stepTimeout, limit: limit)
+      try await self.read(
+        role, target: target, stepTimeout: stepTimeout, limit: limit, expectedOwner: owner)
     }
   }
 
   public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration)
     -> PasteboardItem
   {
-    capture.item(
+    let owner = capture.offer.owner
+    return capture.item(
       readingTheRestWith: { (role, target, limit) async throws(BackendError) -> Data in
-        try await self.read(role, target: target, stepTimeout: stepTimeout, limit: limit)
+        try await self.read(
+          role, target: target, stepTimeout: stepTimeout, limit: limit, expectedOwner: owner)
       },
       streamingWith: { (role, target, descriptor) async throws(BackendError) in
-        try await self.read(role, target: target, into: descriptor, stepTimeout: stepTimeout)
+        try await self.read(
+          role, target: target, into: descriptor, stepTimeout: stepTimeout, expectedOwner: owner)
       }, stepTimeout: stepTimeout)
   }
 
   public func read(
     _ role: SelectionRole, target: String, into descriptor: Int32, stepTimeout: Duration
   ) async throws(BackendError) {
-    let input = try await receive(role, target: target)
+    try await read(
+      role, target: target, into: descriptor, stepTimeout: stepTimeout, expectedOwner: nil)
+  }
+
+  /// Streams `target` of the current offer of `role` to `descriptor`; with `expectedOwner`,
+  /// only while that ownership lasts.
+  private func read(
+    _ role: SelectionRole, target: String, into descriptor: Int32, stepTimeout: Duration,
+    expectedOwner: OwnerToken?
+  ) async throws(BackendError) {
+    let input = try await receive(role, target: target, expectedOwner: expectedOwner)
     let copied = try? await DetachedThread.run(name: "ferry-wl-read") {
       () -> Result<Void, BackendError> in
       Result { () throws(BackendError) in
@@ -157,8 +184,12 @@ public final class WaylandSelectionBackend: SelectionBackend {
 
   /// Asks the current owner of `role` for `target` (`receive` on the Wayland thread) and
   /// returns the pipe's reading end.
-  private func receive(_ role: SelectionRole, target: String) async throws(BackendError)
-    -> FileDescriptor
+  ///
+  /// - Parameter expectedOwner: The ownership the read is meant for (a capture's offer's):
+  ///   another owner is asked nothing (``BackendError/ownerChanged(_:)``), as its data would
+  ///   be taken for the first owner's.
+  private func receive(_ role: SelectionRole, target: String, expectedOwner: OwnerToken?)
+    async throws(BackendError) -> FileDescriptor
   {
     try Self.check(role)
     return try await connection.perform { connection throws(BackendError) -> FileDescriptor in
@@ -166,6 +197,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
       guard let offer = state.current[role], let types = state.offers[offer] else {
         throw .noOwner(role)
       }
+      if let expectedOwner, state.tokens[role] != expectedOwner { throw .ownerChanged(role) }
       guard types.contains(target) else { throw .refused(role, target: target) }
       let pipe = try PipeTransfer.makePipe()
       connection.wire.send(offer, 0, [.string(target), .descriptor(pipe.write.rawValue)])  // receive
@@ -177,35 +209,36 @@ public final class WaylandSelectionBackend: SelectionBackend {
   }
 
   /// Reads `target` of the current offer of `role`: `receive` into a pipe on the Wayland
-  /// thread, then the pipe to its end on a thread of its own.
-  func read(_ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int)
-    async throws(BackendError) -> Data
-  {
-    let input = try await receive(role, target: target)
-    let result = try? await DetachedThread.run(name: "ferry-wl-read") {
-      () -> Result<Data, BackendError> in
+  /// thread, then the pipe to its end on a thread of its own, which stops at once when the
+  /// calling task is cancelled (the capture was superseded, or ran out of time).
+  func read(
+    _ role: SelectionRole, target: String, stepTimeout: Duration, limit: Int,
+    expectedOwner: OwnerToken? = nil
+  ) async throws(BackendError) -> Data {
+    let input = try await receive(role, target: target, expectedOwner: expectedOwner)
+    return try await TransferStop.run(name: "ferry-wl-read") { stop in
       Result { () throws(BackendError) in
         try PipeTransfer.readAll(
           input, stepTimeout: stepTimeout, limit: limit,
-          what: "the owner of \(role) to send \(target)")
+          what: "the owner of \(role) to send \(target)", stop: stop)
       }
     }
-    guard let result else { throw .failed("cannot start a thread to read \(target)") }
-    return try result.get()
   }
+
+  /// Why the connection to the compositor ended — its error, an event that broke the
+  /// protocol, the socket's end — or `nil` while it lasts.
+  public var connectionFailure: String? { link.failure }
 
   public func application(owning owner: OwnerToken) async -> String? { nil }
 
   public var clipboardManager: (any ClipboardManagerHandOver)? { nil }
 
   public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {
-    connection.submit { connection in
-      if connection.state.lost { handler() } else { connection.state.lostHandlers.append(handler) }
-    }
+    link.onLost(handler)
   }
 
   public func close() {
-    connection.close()
+    link.close()
   }
 
   private static func check(_ role: SelectionRole) throws(BackendError) {

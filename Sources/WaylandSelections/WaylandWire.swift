@@ -21,8 +21,10 @@ final class WaylandWire {
   let socket: FileDescriptor
   private var output: [UInt8] = []
   private var outputDescriptors: [Int32] = []
-  private var input: [UInt8] = []
-  private var inputDescriptors: [Int32] = []
+  /// The events read so far and not yet handled, and the descriptors that came with them.
+  private var decoder = WaylandEventDecoder()
+  /// Where `recvmsg` reads to.
+  private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
   private var nextID: UInt32 = 2  // 1 is wl_display
   private var freeIDs: [UInt32] = []
 
@@ -31,7 +33,7 @@ final class WaylandWire {
 
   /// Connects to the compositor `name`: a socket path when absolute, else a name in
   /// `$XDG_RUNTIME_DIR`; `nil` is `$WAYLAND_DISPLAY`, or `wayland-0`.
-  init(name: String?) throws(BackendError) {
+  convenience init(name: String?) throws(BackendError) {
     let environment = { (key: String) in getenv(key).map { String(cString: $0) } }
     let display = name ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
     let path: String
@@ -67,8 +69,14 @@ final class WaylandWire {
       Glibc.close(descriptor)
       throw .cannotConnect("cannot connect to the Wayland display \(display): \(reason)")
     }
-    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    socket = FileDescriptor(rawValue: descriptor)
+    self.init(connectedTo: FileDescriptor(rawValue: descriptor))
+  }
+
+  /// Speaks the protocol on `socket`, a stream socket already connected to a compositor (or
+  /// to a test playing one); the wire owns it from now on, and makes it non-blocking.
+  init(connectedTo socket: FileDescriptor) {
+    _ = fcntl(socket.rawValue, F_SETFL, fcntl(socket.rawValue, F_GETFL) | O_NONBLOCK)
+    self.socket = socket
   }
 
   private var isOpen = true
@@ -81,8 +89,7 @@ final class WaylandWire {
     guard isOpen else { return }
     isOpen = false
     try? socket.close()
-    (inputDescriptors + outputDescriptors).forEach { _ = Glibc.close($0) }
-    inputDescriptors = []
+    (decoder.takeDescriptors() + outputDescriptors).forEach { _ = Glibc.close($0) }
     outputDescriptors = []
   }
 
@@ -173,15 +180,22 @@ final class WaylandWire {
 
   // MARK: Events
 
-  /// Reads what has arrived without blocking.
+  /// Reads what has arrived without blocking, all of it, up to ``maximumRead`` bytes before
+  /// the caller handles it.
+  ///
+  /// The compositor's socket must be drained as fast as it fills: a selection of 20,000
+  /// types is some 900 KB of `offer` events sent to every data-control client at once, and
+  /// libwayland 1.21's servers (sway 1.7's) disconnect a client whose socket stays full — so
+  /// reading a chunk and handling it before reading the next lost Ferry its connection.
   ///
   /// - Returns: `false` at the end of the stream (the compositor closed the connection).
+  /// - Throws: ``BackendError/connectionLost`` when the socket fails.
   func receive() throws(BackendError) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var descriptors = [Int32](repeating: -1, count: 28)
-    while true {
+    var read = 0
+    while read < Self.maximumRead {
       var received: Int32 = 0
-      let count = buffer.withUnsafeMutableBytes { bytes in
+      let count = readBuffer.withUnsafeMutableBytes { bytes in
         descriptors.withUnsafeMutableBufferPointer { fds in
           cferry_receive_with_descriptors(
             socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress,
@@ -193,66 +207,32 @@ final class WaylandWire {
         if errno == EAGAIN { return true }
         throw .connectionLost
       }
-      inputDescriptors += descriptors[..<Int(received)]
-      if count == 0 { return false }
-      input += buffer[..<count]
-      if count < buffer.count { return true }
+      decoder.feed(readBuffer[..<count], descriptors: Array(descriptors[..<Int(received)]))
+      if count == 0 { return read > 0 }  // the end: after what came before it is handled
+      read += count
     }
+    return true
   }
 
-  /// The next whole event, taken off the input.
-  func nextEvent() -> Event? {
-    guard input.count >= 8 else { return nil }
-    let object = word(at: 0)
-    let header = word(at: 4)
-    let size = Int(header >> 16)
-    guard size >= 8, input.count >= size else { return nil }
-    let event = Event(
-      object: object, opcode: UInt16(header & 0xFFFF), body: Array(input[8..<size]), wire: self)
-    input.removeFirst(size)
-    return event
+  /// The most bytes ``receive()`` reads before they are handled: what the compositor may send
+  /// in one burst (its socket holds about 200 KB), many times over.
+  static let maximumRead = 8 << 20
+
+  /// The next whole event, taken off the input; `nil` until more arrives.
+  ///
+  /// - Parameter interfaceOf: The interface of each object the client knows.
+  /// - Throws: ``WaylandProtocolError`` when the compositor broke the protocol; the wire
+  ///   then reads nothing more.
+  func nextMessage(interfaceOf: (UInt32) -> WaylandInterface?) throws(WaylandProtocolError)
+    -> WaylandMessage?
+  {
+    try decoder.next(interfaceOf: interfaceOf)
   }
 
-  /// The next descriptor that came with the events, for an event's `fd` argument.
-  fileprivate func takeDescriptor() -> Int32? {
-    inputDescriptors.isEmpty ? nil : inputDescriptors.removeFirst()
-  }
-
-  private func word(at offset: Int) -> UInt32 {
-    UInt32(input[offset]) | UInt32(input[offset + 1]) << 8 | UInt32(input[offset + 2]) << 16
-      | UInt32(input[offset + 3]) << 24
-  }
-
-  /// An event: its object, its opcode, and its arguments, read in order.
-  struct Event {
-    let object: UInt32
-    let opcode: UInt16
-    let body: [UInt8]
-    unowned let wire: WaylandWire
-    private var offset = 0
-
-    init(object: UInt32, opcode: UInt16, body: [UInt8], wire: WaylandWire) {
-      self.object = object
-      self.opcode = opcode
-      self.body = body
-      self.wire = wire
-    }
-
-    mutating func uint() -> UInt32 {
-      guard offset + 4 <= body.count else { return 0 }
-      defer { offset += 4 }
-      return UInt32(body[offset]) | UInt32(body[offset + 1]) << 8 | UInt32(body[offset + 2]) << 16
-        | UInt32(body[offset + 3]) << 24
-    }
-
-    mutating func string() -> String? {
-      let length = Int(uint())
-      guard length > 0, offset + length <= body.count else { return nil }
-      defer { offset += (length + 3) & ~3 }
-      return String(decoding: body[offset..<(offset + length - 1)], as: UTF8.self)
-    }
-
-    /// An `fd` argument: the next descriptor that arrived.
-    func descriptor() -> Int32? { wire.takeDescriptor() }
+  /// The compositor closed the connection: whether it did so between messages.
+  ///
+  /// - Throws: ``WaylandProtocolError`` when it closed in the middle of one.
+  func endOfStream() throws(WaylandProtocolError) {
+    try decoder.finish()
   }
 }

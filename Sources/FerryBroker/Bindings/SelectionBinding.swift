@@ -67,11 +67,29 @@ final class SelectionBinding: Sendable {
   /// How long each step of a capture may take (`timeouts.capture`).
   let captureStepTimeout: Duration
 
+  /// How long a whole capture may take by default, the owner's offer included: an owner of
+  /// many slow types (each within its step) must not hold a copy up for long.
+  static let defaultCaptureTimeBudget: Duration = .seconds(5)
+
+  /// How long a whole capture may take: ``defaultCaptureTimeBudget``, or two steps when the
+  /// step timeout is longer. Past it the capture asks nothing more (and stops the transfer it
+  /// waits for, where the display server lets a reader close its end: Wayland); what it has
+  /// is recorded, and the rest is read on request while the owner lives. The capture's third
+  /// budget, beside bytes (``byteBudget``) and types (`OwnerOffer.maximumTargets`).
+  let captureTimeBudget: Duration
+
+  /// The clock the time budget is measured on (a test's `ManualClock`).
+  private let clock: any Clock<Duration>
+
   init(
     pasteboard: Pasteboard, role: SelectionRole, backend: any SelectionBackend, byteBudget: Int,
     sources: ItemSources? = nil, history: BrokerHistory? = nil, echoes: BridgeEchoes? = nil,
-    captureStepTimeout: Duration = defaultCaptureStepTimeout, logger: Logger
+    captureStepTimeout: Duration = defaultCaptureStepTimeout, captureTimeBudget: Duration? = nil,
+    clock: any Clock<Duration> = ContinuousClock(), logger: Logger
   ) {
+    self.captureTimeBudget =
+      captureTimeBudget ?? max(Self.defaultCaptureTimeBudget, captureStepTimeout * 2)
+    self.clock = clock
     self.history = history
     self.echoes = echoes
     self.captureStepTimeout = captureStepTimeout
@@ -154,10 +172,17 @@ final class SelectionBinding: Sendable {
       var capture: OfferCapture?
       var application: String?
       do {
-        let offer = try await backend.offer(of: role, stepTimeout: captureStepTimeout)
-        capture = await backend.capture(
-          offer, targets: offer.essentialTargets, budget: byteBudget,
-          stepTimeout: captureStepTimeout)
+        capture = try await withinTimeBudget { [self] () throws(BackendError) -> OfferCapture in
+          let offer = try await backend.offer(of: role, stepTimeout: captureStepTimeout)
+          // The offer of another owner than the one this capture is for — a newer one, or
+          // this broker's own take — is not this owner's copy.
+          if let offered = offer.owner, !offered.isSameOwner(as: owner) {
+            throw .ownerChanged(role)
+          }
+          return await backend.capture(
+            offer, targets: offer.essentialTargets, budget: byteBudget,
+            stepTimeout: captureStepTimeout)
+        }
         if capture?.entries.contains(where: { $0.failure == .ownerChanged(role) }) == true {
           // Replaced while it was read — by this broker serving another binding's copy, or
           // by an owner whose own capture follows: its partial copy is nobody's.
@@ -175,6 +200,37 @@ final class SelectionBinding: Sendable {
       perform(captureEnded(id, capture, owner: owner, application: application))
     }
     capturing.withLock { $0 = (id, task) }
+  }
+
+  /// Runs `capture` for at most ``captureTimeBudget`` on ``clock``; then cancels it, and
+  /// returns what it returns once it has stopped (a capture cut short holds what it read).
+  private func withinTimeBudget(
+    _ capture: @escaping @Sendable () async throws(BackendError) -> OfferCapture
+  ) async throws(BackendError) -> OfferCapture {
+    let (clock, budget, logger, role) = (self.clock, captureTimeBudget, logger, role)
+    let result = await withTaskGroup(of: Result<OfferCapture, BackendError>?.self) { group in
+      group.addTask {
+        do throws(BackendError) {
+          return .success(try await capture())
+        } catch {
+          return .failure(error)
+        }
+      }
+      group.addTask {
+        guard (try? await clock.sleep(for: budget)) != nil else { return nil }
+        logger.debug("\(role): the capture ran out of its time budget of \(budget)")
+        return nil
+      }
+      var result: Result<OfferCapture, BackendError>?
+      // Whichever ends first — the capture, or the budget — ends the other.
+      while let next = await group.next() {
+        if let next { result = next }
+        group.cancelAll()
+      }
+      return result
+    }
+    guard let result else { throw .failed("the capture ended with nothing") }
+    return try result.get()
   }
 
   /// Reports a capture's end; records it on the pasteboard when the policy says so, under

@@ -181,10 +181,15 @@ public enum BrokerDaemon {
           logger.notice("another clipboard manager holds the role; not taking it from it")
         }
       }
+      // The handler is the backend's to keep: it holds the kind and the name, never `opened`
+      // (which holds the backend).
       backend.onConnectionLost {
-        state.setLost(backend)
+        [kind = opened.kind.name, display = opened.display, weak backend] in
+        let failure = backend?.connectionFailure
+        if let backend { state.setLost(backend, because: failure) }
+        let reason = failure.map { ": \($0)" } ?? ""
         logger.error(
-          "the display went away (\(opened.kind.name) \(opened.display)); serving the socket and any other display"
+          "the display went away (\(kind) \(display)\(reason)); serving the socket and any other display"
         )
       }
     }
@@ -281,10 +286,11 @@ final class DaemonState: BrokerStatusProvider {
 
   func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
 
-  /// `backend`'s display server went away.
-  func setLost(_ backend: any SelectionBackend) {
+  /// `backend`'s display server went away, for `failure` when the backend says why.
+  func setLost(_ backend: any SelectionBackend, because failure: String? = nil) {
     guard let index = opened.firstIndex(where: { $0.backend === backend }) else { return }
-    flags.withLock { $0.problems[index] = "the display server went away" }
+    let problem = "the display server went away" + (failure.map { ": \($0)" } ?? "")
+    flags.withLock { $0.problems[index] = problem }
   }
 
   private let historyProblemText = TrackedMutex<String?>(nil)

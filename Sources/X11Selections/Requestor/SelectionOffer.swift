@@ -37,15 +37,12 @@ public struct SelectionOffer: Sendable, Equatable {
   /// Text targets that a UTF-8 target's text reproduces: with `UTF8_STRING` in hand the
   /// others are conversions of it (Latin-1, compound text, ASCII).
   public static let textAliases: Set<String> = ["STRING", "TEXT", "COMPOUND_TEXT", "text/plain"]
-  /// The most targets an offer keeps, but for ``wellKnownTargets``.
-  public static let maximumTargets = 512
+  /// The most targets an offer keeps, but for ``wellKnownTargets``: the seam's limit, the
+  /// same on Wayland (`OwnerOffer.maximumTargets`).
+  public static let maximumTargets = OwnerOffer.maximumTargets
   /// Targets kept wherever they appear in a list longer than ``maximumTargets``: the text
-  /// targets, `MULTIPLE` and the password hint.
-  public static let wellKnownTargets = [
-    "UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TEXT", "COMPOUND_TEXT", "text/plain",
-    "MULTIPLE",
-    concealedHint,
-  ]
+  /// targets, `MULTIPLE` and the password hint (`OwnerOffer.wellKnownTargets`).
+  public static let wellKnownTargets = OwnerOffer.wellKnownTargets
   /// The target password managers add to mark a secret (KDE's convention, used by KeePassXC).
   public static let concealedHint = "x-kde-passwordManagerHint"
 
@@ -64,9 +61,7 @@ public struct SelectionOffer: Sendable, Equatable {
   public init(selection: Selection, advertised: [String], owner: SelectionOwnership? = nil) {
     self.selection = selection
     self.owner = owner
-    self.advertised =
-      Array(advertised.prefix(Self.maximumTargets))
-      + advertised.dropFirst(Self.maximumTargets).filter(Self.wellKnownTargets.contains)
+    self.advertised = OwnerOffer.keptNames(advertised)
     var seen = Set<UTType>()
     targets = self.advertised.compactMap { name in
       guard !Self.metaTargets.contains(name), name != Self.concealedHint,

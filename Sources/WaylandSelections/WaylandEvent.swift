@@ -1,0 +1,74 @@
+/// What an event says, typed: the view of a ``WaylandMessage`` the connection handles.
+///
+/// Strings are as the compositor sent them, read as UTF-8 with any invalid byte replaced (a
+/// MIME type is the owner's to name; a name that is not UTF-8 costs its owner that type, not
+/// Ferry its connection).
+package enum WaylandEvent: Equatable, Sendable {
+  /// `wl_display.error`: the compositor ends the connection.
+  case error(object: UInt32, code: UInt32, message: String)
+  /// `wl_display.delete_id`: an id of this client's may be used again.
+  case deleteID(UInt32)
+  /// `wl_registry.global`.
+  case global(name: UInt32, interface: String, version: UInt32)
+  /// `wl_registry.global_remove`.
+  case globalRemove(name: UInt32)
+  /// `wl_callback.done`.
+  case done
+  /// `wl_seat.capabilities` or `wl_seat.name`: nothing Ferry needs.
+  case seat
+  /// `data_offer`: a new offer, `id`, whose types follow.
+  case dataOffer(UInt32)
+  /// `selection`: the clipboard's offer, or `nil` when it was cleared.
+  case selection(UInt32?)
+  /// `finished`: the device is no longer valid.
+  case finished
+  /// `primary_selection`: the primary selection's offer, or `nil`.
+  case primarySelection(UInt32?)
+  /// `offer`: one MIME type of an offer.
+  case offer(String)
+  /// `send`: a reader wants one of Ferry's sources as `mimeType`, written to `descriptor`.
+  case send(mimeType: String, descriptor: Int32)
+  /// `cancelled`: one of Ferry's sources was replaced.
+  case cancelled
+}
+
+extension WaylandMessage {
+  /// The typed view of the message. The decoder has checked the arguments against the
+  /// signature, so every case finds the arguments it reads.
+  package var event: WaylandEvent {
+    func uint(_ index: Int) -> UInt32 {
+      switch arguments[index] {
+      case .uint(let value), .object(let value), .newID(let value): value
+      case .int(let value): UInt32(bitPattern: value)
+      case .string, .descriptor: 0
+      }
+    }
+    func string(_ index: Int) -> String {
+      guard case .string(let bytes?) = arguments[index] else { return "" }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    func descriptor(_ index: Int) -> Int32 {
+      guard case .descriptor(let descriptor) = arguments[index] else { return -1 }
+      return descriptor
+    }
+    func object(_ index: Int) -> UInt32? {
+      let id = uint(index)
+      return id == 0 ? nil : id
+    }
+    switch (interface, opcode) {
+    case (.display, 0): return .error(object: uint(0), code: uint(1), message: string(2))
+    case (.display, _): return .deleteID(uint(0))
+    case (.registry, 0): return .global(name: uint(0), interface: string(1), version: uint(2))
+    case (.registry, _): return .globalRemove(name: uint(0))
+    case (.callback, _): return .done
+    case (.seat, _), (.manager, _): return .seat
+    case (.device, 0): return .dataOffer(uint(0))
+    case (.device, 1): return .selection(object(0))
+    case (.device, 2): return .finished
+    case (.device, _): return .primarySelection(object(0))
+    case (.source, 0): return .send(mimeType: string(0), descriptor: descriptor(1))
+    case (.source, _): return .cancelled
+    case (.offer, _): return .offer(string(0))
+    }
+  }
+}
