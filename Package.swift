@@ -238,6 +238,7 @@ let package = Package(
         "SelectionBackendEmbedded",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
         "pbcopy", "pbpaste", "ferry", "KeeperProbe",
       ]),
   ],
