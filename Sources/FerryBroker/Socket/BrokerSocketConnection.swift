@@ -19,7 +19,9 @@ import NIOCore
 /// the broker refuses gets an ERROR frame and the connection goes on; a frame that breaks
 /// the protocol gets an ERROR frame and the connection closes. Nothing here ends the server.
 struct BrokerSocketConnection {
+  /// What every connection of the server shares.
   let context: BrokerSocketContext
+  /// The accepted channel, for the last frame's flush.
   let channel: any Channel
   /// The frames both ways.
   var frames: ConnectionFrames
@@ -28,6 +30,7 @@ struct BrokerSocketConnection {
   let ticket: ConnectionAdmission.Ticket
   /// What answers the requests; it learns the client's name from the hello.
   var handler: BrokerRequestHandler
+  /// The connection's log, with the client's name once it said hello.
   var logger: Logger { handler.logger }
 
   /// Serves a connection to its end, then closes it.

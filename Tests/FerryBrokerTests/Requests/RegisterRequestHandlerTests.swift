@@ -9,11 +9,14 @@ import UniformTypeIdentifiers
 /// `register` driven on the handler, no socket: a declaration file in DATA frames, checked,
 /// kept and registered — or refused with nothing kept.
 @Suite struct RegisterRequestHandlerTests {
+  /// The profile example's declaration under an identifier of this suite's own: type
+  /// declarations are the process's, and another suite declares `com.example.profile` with
+  /// its tags.
   static let profileDeclaration = #"""
-    { "UTExportedTypeDeclarations": [ { "UTTypeIdentifier": "com.example.profile",
+    { "UTExportedTypeDeclarations": [ { "UTTypeIdentifier": "com.example.handler-profile",
         "UTTypeConformsTo": ["public.json"] } ],
-      "FerryConversions": [ { "from": "com.example.profile", "to": "public.utf8-plain-text",
-        "jsonField": "name" } ] }
+      "FerryConversions": [ { "from": "com.example.handler-profile",
+        "to": "public.utf8-plain-text", "jsonField": "name" } ] }
     """#
 
   /// The declaration files the spool keeps (no data directory is configured).
@@ -41,7 +44,7 @@ import UniformTypeIdentifiers
       fixture.put([
         .data(
           Data(#"{"name":"Juan Chavez","bio":"Ceramicist"}"#.utf8),
-          type: UTType(importedAs: "com.example.profile"))
+          type: UTType(importedAs: "com.example.handler-profile"))
       ])
       let sink = RecordingFrameSink()
       try await fixture.handler.read(
