@@ -258,6 +258,7 @@ let package = Package(
         "SelectionBackendContract", "SelectionBackendEmbedded",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
         "pbcopy", "pbpaste", "ferry", "KeeperProbe", "ThirdBackendBroker",
       ]),
   ],

@@ -57,7 +57,8 @@ extension BrokerClient {
   public func historyShow(_ id: Int64, types: [String] = [], into descriptor: Int32)
     throws(BrokerClientError) -> String
   {
-    try send(.json(.request, HistoryShowRequest(id: id, types: types.isEmpty ? nil : types)))
+    try connection.send(
+      .json(.request, HistoryShowRequest(id: id, types: types.isEmpty ? nil : types)))
     return try receiveRead { bytes throws(BrokerClientError) in
       try Self.writeAll(bytes, to: descriptor)
     }.type
@@ -69,7 +70,8 @@ extension BrokerClient {
   public func historyShow(_ id: Int64, types: [String] = []) throws(BrokerClientError) -> (
     answer: ReadResponse, data: Data
   ) {
-    try send(.json(.request, HistoryShowRequest(id: id, types: types.isEmpty ? nil : types)))
+    try connection.send(
+      .json(.request, HistoryShowRequest(id: id, types: types.isEmpty ? nil : types)))
     var data = Data()
     let answer = try receiveRead { bytes in data.append(contentsOf: bytes) }
     return (answer, data)
@@ -82,8 +84,8 @@ extension BrokerClient {
   public func historyRestore(_ id: Int64, to pasteboard: String = WireProtocol.defaultPasteboard)
     throws(BrokerClientError) -> Int
   {
-    try send(.json(.request, HistoryRestoreRequest(id: id, pasteboard: pasteboard)))
-    return try expectResponse(ChangeCountResponse.self).changeCount
+    try connection.send(.json(.request, HistoryRestoreRequest(id: id, pasteboard: pasteboard)))
+    return try connection.expectResponse(ChangeCountResponse.self).changeCount
   }
 
   /// Deletes entries, pinned or not; none when one of `ids` has no entry (`notFound`).
@@ -91,8 +93,8 @@ extension BrokerClient {
   /// - Returns: How many entries were deleted.
   @discardableResult
   public func historyDelete(_ ids: [Int64]) throws(BrokerClientError) -> Int {
-    try send(.json(.request, HistoryDeleteRequest(ids: ids)))
-    return try expectResponse(HistoryDeletedResponse.self).deleted
+    try connection.send(.json(.request, HistoryDeleteRequest(ids: ids)))
+    return try connection.expectResponse(HistoryDeletedResponse.self).deleted
   }
 
   /// Deletes every unpinned entry; with `includingPinned`, every entry.
@@ -100,8 +102,9 @@ extension BrokerClient {
   /// - Returns: How many entries were deleted.
   @discardableResult
   public func historyClear(includingPinned: Bool = false) throws(BrokerClientError) -> Int {
-    try send(.json(.request, HistoryClearRequest(includingPinned: includingPinned ? true : nil)))
-    return try expectResponse(HistoryDeletedResponse.self).deleted
+    try connection.send(
+      .json(.request, HistoryClearRequest(includingPinned: includingPinned ? true : nil)))
+    return try connection.expectResponse(HistoryDeletedResponse.self).deleted
   }
 
   /// Pins an entry (never evicted, kept by a clear), or unpins it.
@@ -111,8 +114,8 @@ extension BrokerClient {
   public func historySetPinned(_ pinned: Bool, _ id: Int64) throws(BrokerClientError)
     -> HistoryEntrySummary
   {
-    try send(.json(.request, HistoryPinRequest(id: id, pinned: pinned)))
-    return try expectResponse(HistoryEntrySummary.self)
+    try connection.send(.json(.request, HistoryPinRequest(id: id, pinned: pinned)))
+    return try connection.expectResponse(HistoryEntrySummary.self)
   }
 
   /// Asks for pages made by `request(limit, offset)` until `limit` entries came or the
@@ -123,8 +126,8 @@ extension BrokerClient {
     var entries: [HistoryEntrySummary] = []
     var offset = offset
     repeat {
-      try send(.json(.request, request(limit - entries.count, offset)))
-      let page = try expectResponse(HistoryEntriesResponse.self)
+      try connection.send(.json(.request, request(limit - entries.count, offset)))
+      let page = try connection.expectResponse(HistoryEntriesResponse.self)
       entries += page.entries
       guard let next = page.next, !page.entries.isEmpty else { break }
       offset = next

@@ -2,14 +2,6 @@ import FerryProtocol
 import FerrySystem
 import Logging
 import NIOCore
-import Pasteboard
-import UniformTypeIdentifiers
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -17,23 +9,29 @@ import UniformTypeIdentifiers
   import Musl
 #endif
 
-/// One client connection: checks the peer, says hello, then answers requests in order
-/// until the client closes, following docs/PROTOCOL.md.
+/// One client connection: checks the peer, says hello, then passes requests in order to its
+/// ``BrokerRequestHandler`` until the client closes, following docs/PROTOCOL.md.
 ///
+/// The connection frames and schedules; what a request does is the handler's. It decodes
+/// each REQUEST frame into its operation's message, calls the handler, and sends the answer
+/// it returns (operations that stream data send through ``ConnectionFrames`` themselves).
 /// Requests on one connection run one at a time; connections run concurrently. A request
 /// the broker refuses gets an ERROR frame and the connection goes on; a frame that breaks
 /// the protocol gets an ERROR frame and the connection closes. Nothing here ends the server.
 struct BrokerSocketConnection {
+  /// What every connection of the server shares.
   let context: BrokerSocketContext
+  /// The accepted channel, for the last frame's flush.
   let channel: any Channel
-  var inbound: NIOAsyncChannelInboundStream<Frame>.AsyncIterator
-  let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+  /// The frames both ways.
+  var frames: ConnectionFrames
   /// The connection's place among those served: idle between requests, when it may give way
   /// to a new connection.
   let ticket: ConnectionAdmission.Ticket
-  var logger: Logger
-  /// The client's name from its hello (`pbcopy`, `ferry copy`), a history entry's source.
-  var clientName: String?
+  /// What answers the requests; it learns the client's name from the hello.
+  var handler: BrokerRequestHandler
+  /// The connection's log, with the client's name once it said hello.
+  var logger: Logger { handler.logger }
 
   /// Serves a connection to its end, then closes it.
   static func serve(
@@ -54,8 +52,9 @@ struct BrokerSocketConnection {
     do {
       try await connection.executeThenClose { inbound, outbound in
         var session = BrokerSocketConnection(
-          context: context, channel: connection.channel, inbound: inbound.makeAsyncIterator(),
-          outbound: outbound, ticket: ticket, logger: logger)
+          context: context, channel: connection.channel,
+          frames: ConnectionFrames(inbound: inbound.makeAsyncIterator(), sink: outbound),
+          ticket: ticket, handler: BrokerRequestHandler(state: context.state, logger: logger))
         await session.run(peer: peer)
       }
     } catch {
@@ -133,8 +132,8 @@ struct BrokerSocketConnection {
       )
     }
     if let client = hello.client {
-      logger[metadataKey: "client"] = "\(client)"
-      clientName = client
+      handler.logger[metadataKey: "client"] = "\(client)"
+      handler.clientName = client
     }
     try await send(.response, HelloResponse(version: WireProtocol.version, pid: getpid()))
   }
@@ -150,27 +149,46 @@ struct BrokerSocketConnection {
         "unknown operation \"\(head.op)\" (known: \(BrokerOperation.allCases.map(\.rawValue).joined(separator: ", ")))"
       )
     }
+    let handler = self.handler
     switch op {
     case .hello:
       throw ProtocolFailure.refusal(.badRequest, "hello was already said on this connection")
-    case .write: try await write(try request(WriteRequest.self, from: frame))
-    case .read: try await read(try request(ReadRequest.self, from: frame))
-    case .types: try await types(try request(TypesRequest.self, from: frame))
-    case .watch: try await watch(try request(WatchRequest.self, from: frame))
-    case .clear: try await clear(try request(ClearRequest.self, from: frame))
-    case .register: try await register(try request(RegisterRequest.self, from: frame))
-    case .status: try await status()
-    case .historyList: try await historyList(try request(HistoryListRequest.self, from: frame))
+    case .write:
+      let outcome = try await handler.write(
+        try request(WriteRequest.self, from: frame), frames: &frames)
+      if case .written(let answer) = outcome { try await respond(answer) }
+    case .read:
+      try await handler.read(try request(ReadRequest.self, from: frame), answeringTo: frames.sink)
+    case .types:
+      try await respond(try await handler.types(try request(TypesRequest.self, from: frame)))
+    case .watch:
+      try await handler.watch(try request(WatchRequest.self, from: frame), frames: &frames)
+    case .clear: try await respond(try handler.clear(try request(ClearRequest.self, from: frame)))
+    case .register:
+      try await respond(
+        try await handler.register(try request(RegisterRequest.self, from: frame), frames: &frames))
+    case .status: try await respond(await handler.status())
+    case .historyList:
+      try await respond(
+        try await handler.historyList(try request(HistoryListRequest.self, from: frame)))
     case .historySearch:
-      try await historySearch(try request(HistorySearchRequest.self, from: frame))
-    case .historyShow: try await historyShow(try request(HistoryShowRequest.self, from: frame))
+      try await respond(
+        try await handler.historySearch(try request(HistorySearchRequest.self, from: frame)))
+    case .historyShow:
+      try await handler.historyShow(
+        try request(HistoryShowRequest.self, from: frame), answeringTo: frames.sink)
     case .historyRestore:
-      try await historyRestore(try request(HistoryRestoreRequest.self, from: frame))
+      try await respond(
+        try await handler.historyRestore(try request(HistoryRestoreRequest.self, from: frame)))
     case .historyDelete:
-      try await historyDelete(try request(HistoryDeleteRequest.self, from: frame))
-    case .historyClear: try await historyClear(try request(HistoryClearRequest.self, from: frame))
+      try await respond(
+        try await handler.historyDelete(try request(HistoryDeleteRequest.self, from: frame)))
+    case .historyClear:
+      try await respond(
+        try await handler.historyClear(try request(HistoryClearRequest.self, from: frame)))
     case .historyPin, .historyUnpin:
-      try await historyPin(try request(HistoryPinRequest.self, from: frame))
+      try await respond(
+        try await handler.historyPin(try request(HistoryPinRequest.self, from: frame)))
     }
   }
 
@@ -184,59 +202,6 @@ struct BrokerSocketConnection {
     }
   }
 
-  // MARK: - Small operations
-
-  /// How long a reader waits for a write on its way — an X owner's offer being captured —
-  /// before it is told the pasteboard is busy. A capture's steps time out after 2 s each.
-  static let settleLimit: Duration = .seconds(10)
-
-  /// The pasteboard named `name` once no announced write is pending: a reader is answered
-  /// from the new owner's copy, never from the item it replaces.
-  func settledPasteboard(_ name: String?) async throws -> Pasteboard {
-    let board = context.pasteboard(try Self.pasteboardName(name))
-    guard await board.settle(within: Self.settleLimit) else {
-      throw ProtocolFailure.refusal(
-        .timeout,
-        "the \(board.name.rawValue) pasteboard is still copying a new owner's offer after \(Self.settleLimit)"
-      )
-    }
-    return board
-  }
-
-  private func types(_ request: TypesRequest) async throws {
-    let board = try await settledPasteboard(request.pasteboard)
-    try await send(
-      .response, Self.state(of: board).fitting(within: PasteboardState.budget(sharing: 1)))
-  }
-
-  private func clear(_ request: ClearRequest) async throws {
-    let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
-    let count = board.clearContents()
-    logger.debug(
-      "cleared", metadata: ["pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)"])
-    try await send(.response, ChangeCountResponse(changeCount: count))
-  }
-
-  private func status() async throws {
-    let status = await context.configuration.status.status()
-    var names = status.pasteboards
-    for name in context.usedPasteboards where !names.contains(name) { names.append(name) }
-    let budget = PasteboardState.budget(sharing: names.count)
-    let boards = names.map {
-      Self.state(of: context.configuration.pasteboard($0)).fitting(within: budget)
-    }
-    let (seconds, attoseconds) = status.uptime.components
-    try await send(
-      .response,
-      StatusResponse(
-        version: status.version, pid: status.pid,
-        uptime: Double(seconds) + Double(attoseconds) / 1e18, display: status.display,
-        x11Bridged: status.x11Bridged, clipboardManager: status.clipboardManager,
-        socket: context.configuration.location.path, pasteboards: boards,
-        history: await historyStatus(problem: status.historyProblem), wayland: status.wayland,
-        displays: status.displays))
-  }
-
   // MARK: - Frames
 
   /// The frame that starts the next request, `nil` at a clean end of the stream; the
@@ -244,21 +209,17 @@ struct BrokerSocketConnection {
   private mutating func nextRequest() async throws -> Frame? {
     ticket.idle()
     defer { ticket.busy() }
-    return try await nextFrame()
-  }
-
-  /// The next frame, `nil` at a clean end of the stream.
-  mutating func nextFrame() async throws -> Frame? {
-    do {
-      return try await inbound.next()
-    } catch let error as FrameError {
-      throw ProtocolFailure.fatal(error.code, error.description)
-    }
+    return try await frames.nextFrame()
   }
 
   /// Sends a JSON frame.
   func send(_ kind: Frame.Kind, _ value: some Encodable) async throws {
-    try await outbound.write(ByteBuffer(frame: try Frame.json(kind, value)))
+    try await frames.sink.send(kind, value)
+  }
+
+  /// Sends `answer` as the RESPONSE.
+  private func respond(_ answer: some Encodable) async throws {
+    try await send(.response, answer)
   }
 
   /// Sends the last frame of a connection and waits (a little) for it to leave, so that
@@ -280,62 +241,7 @@ struct BrokerSocketConnection {
     }
   }
 
-  // MARK: - Shared checks
-
-  /// The pasteboard a request names, `general` when it names none.
-  static func pasteboardName(_ name: String?) throws(ProtocolFailure) -> Pasteboard.Name {
-    let name = name ?? WireProtocol.defaultPasteboard
-    guard !name.isEmpty, name.utf8.count <= 255,
-      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else {
-      throw .refusal(.badRequest, "a pasteboard name is 1 to 255 bytes without control characters")
-    }
-    return Pasteboard.Name(rawValue: name)
-  }
-
-  /// The type a request names: a type identifier (declared, `dyn.`, or any well-formed one,
-  /// taken as imported), or a MIME type.
-  static func type(named name: String) throws(ProtocolFailure) -> UTType {
-    if name.contains("/") {
-      let essence = name.split(separator: ";", maxSplits: 1)[0].trimmingWhitespace()
-      let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
-      let token = { (part: Substring) in
-        !part.isEmpty
-          && part.unicodeScalars.allSatisfy {
-            $0.isASCII && $0.value > 0x20 && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0)
-          }
-      }
-      guard parts.count == 2, token(parts[0]), token(parts[1]), let type = UTType(mimeType: name)
-      else {
-        throw .refusal(.unknownType, "\"\(name)\" is not a MIME type")
-      }
-      return type
-    }
-    if let type = UTType(name) { return type }
-    // A well-formed identifier nobody declared yet is a program's own type (a Swift program
-    // copying its `Transferable`): accept it as an imported type, which a declaration
-    // registered later refines.
-    let wellFormed = name.count <= 255 && UTType._isWellFormedIdentifier(name)
-    guard wellFormed else {
-      throw .refusal(
-        .unknownType,
-        "unknown type \(name): not a type identifier (reverse-DNS, like com.example.profile) or a MIME type"
-      )
-    }
-    return UTType(importedAs: name)
-  }
-
-  /// A pasteboard's state; the types of a concealed item are listed, its bytes never.
-  static func state(of board: Pasteboard, changeCount: Int? = nil) -> PasteboardState {
-    let items = board.items
-    var seen = Set<UTType>()
-    let types = items.flatMap(\.types).filter { seen.insert($0).inserted }
-    return PasteboardState(
-      pasteboard: board.name.rawValue, changeCount: changeCount ?? board.changeCount,
-      types: types.map(\.identifier),
-      storedTypes: items.flatMap(\.storedTypes).map(\.identifier),
-      concealed: items.contains { $0.options.contains(.concealed) })
-  }
+  // MARK: - Decoding
 
   /// An error in one line, without the noise of `DecodingError`'s description.
   static func describe(_ error: any Error) -> String {

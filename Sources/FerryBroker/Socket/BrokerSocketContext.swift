@@ -4,12 +4,11 @@ import NIOCore
 import Pasteboard
 import Synchronization
 
-/// What every connection of a server shares.
+/// What every connection of a server shares: the broker's state the requests work on, and
+/// what the socket adds (admission, the connections' count).
 final class BrokerSocketContext: Sendable {
-  let configuration: BrokerSocketServer.Configuration
-  let spool: SpoolDirectory
-  /// Pasteboards used through the socket, in first-use order, for `status`.
-  private let used = TrackedMutex<[Pasteboard.Name]>([])
+  /// The pasteboards, converters, history and spool the requests work on.
+  let state: BrokerState
   private let connectionCounter = Atomic<Int>(0)
   /// The connections being served.
   let openConnections = Atomic<Int>(0)
@@ -17,22 +16,15 @@ final class BrokerSocketContext: Sendable {
   let admission: ConnectionAdmission
 
   init(configuration: BrokerSocketServer.Configuration, spool: SpoolDirectory) {
-    self.configuration = configuration
-    self.spool = spool
+    state = BrokerState(configuration: configuration, spool: spool)
     admission = ConnectionAdmission(
       limit: configuration.connectionLimit ?? ConnectionAdmission.limitForDescriptors())
   }
 
+  /// The server's configuration.
+  var configuration: BrokerSocketServer.Configuration { state.configuration }
+
   var logger: Logger { configuration.logger }
-
-  /// The pasteboard named `name`, remembered for `status`.
-  func pasteboard(_ name: Pasteboard.Name) -> Pasteboard {
-    used.withLock { if !$0.contains(name) { $0.append(name) } }
-    return configuration.pasteboard(name)
-  }
-
-  /// The pasteboards used so far.
-  var usedPasteboards: [Pasteboard.Name] { used.withLock { $0 } }
 
   /// A number for the next connection, for the log.
   func nextConnectionID() -> Int {

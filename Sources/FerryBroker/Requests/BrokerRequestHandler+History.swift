@@ -8,20 +8,25 @@ import Pasteboard
   import Foundation
 #endif
 
-extension BrokerSocketConnection {
+extension BrokerRequestHandler {
   /// `historyList`: a page of entries, newest first.
-  func historyList(_ request: HistoryListRequest) async throws {
+  ///
+  /// - Throws: ``ProtocolFailure``: `historyOff`, `badRequest` for a bad page or pasteboard
+  ///   name, `internal` when the history fails.
+  func historyList(_ request: HistoryListRequest) async throws -> HistoryEntriesResponse {
     let history = try await requireHistory()
     let page = try HistoryPage(limit: request.limit, offset: request.offset)
     let pasteboard = try request.pasteboard.map { try Self.pasteboardName($0).rawValue }
     let entries = try await Self.onStore(history) {
       try $0.list(limit: page.fetched, offset: page.offset, pasteboard: pasteboard)
     }
-    try await send(.response, page.answer(entries))
+    return page.answer(entries)
   }
 
   /// `historySearch`: a page of the entries whose text holds every word, best first.
-  func historySearch(_ request: HistorySearchRequest) async throws {
+  ///
+  /// - Throws: ``ProtocolFailure`` as ``historyList(_:)``.
+  func historySearch(_ request: HistorySearchRequest) async throws -> HistoryEntriesResponse {
     let history = try await requireHistory()
     let page = try HistoryPage(limit: request.limit, offset: request.offset)
     let pasteboard = try request.pasteboard.map { try Self.pasteboardName($0).rawValue }
@@ -31,15 +36,17 @@ extension BrokerSocketConnection {
         try store.search(text, limit: page.offset + page.fetched, pasteboard: pasteboard).dropFirst(
           page.offset))
     }
-    try await send(.response, page.answer(entries))
+    return page.answer(entries)
   }
 
   /// `historyShow`: one representation of an entry, stored or converted, sent as `read`
   /// sends it — the entry's item is put on a pasteboard of its own and read from there.
-  func historyShow(_ request: HistoryShowRequest) async throws {
+  ///
+  /// - Throws: ``ProtocolFailure``: `historyOff`, `notFound`, and `read`'s refusals.
+  func historyShow(_ request: HistoryShowRequest, answeringTo sink: some FrameSink) async throws {
     let history = try await requireHistory()
     let id = HistoryEntry.ID(rawValue: request.id)
-    let converters = context.configuration.converters
+    let converters = configuration.converters
     guard
       let (_, item) = try await Self.mappingErrors({
         try await history.load(id, converters: converters)
@@ -51,17 +58,21 @@ extension BrokerSocketConnection {
     board.write([item])
     defer {
       // The blobs' links outlive nothing but this answer; an open file keeps reading.
-      let pool = context.configuration.threadPool
+      let pool = configuration.threadPool
       Task { try? await pool.runIfActive { history.releaseLinks(of: item) } }
     }
-    try await serveRead(of: request.types ?? [], from: board, inPlace: false)
+    try await serveRead(
+      of: request.types ?? [], from: board, inPlace: false, answeringTo: sink)
   }
 
   /// `historyRestore`: the entry becomes the pasteboard's item; answered once the copy is
   /// out, as a write is.
-  func historyRestore(_ request: HistoryRestoreRequest) async throws {
+  ///
+  /// - Returns: The pasteboard's new change count.
+  /// - Throws: ``ProtocolFailure``: `historyOff`, `notFound`, `badRequest` for a bad name.
+  func historyRestore(_ request: HistoryRestoreRequest) async throws -> ChangeCountResponse {
     let history = try await requireHistory()
-    let board = context.pasteboard(try Self.pasteboardName(request.pasteboard))
+    let board = state.pasteboard(try Self.pasteboardName(request.pasteboard))
     let id = HistoryEntry.ID(rawValue: request.id)
     guard let count = try await Self.mappingErrors({ try await history.restore(id, onto: board) })
     else {
@@ -72,12 +83,15 @@ extension BrokerSocketConnection {
       metadata: [
         "entry": "\(id)", "pasteboard": "\(board.name.rawValue)", "changeCount": "\(count)",
       ])
-    await context.configuration.publication(board.name, count)
-    try await send(.response, ChangeCountResponse(changeCount: count))
+    await configuration.publication(board.name, count)
+    return ChangeCountResponse(changeCount: count)
   }
 
   /// `historyDelete`: every entry named, or none when one of them does not exist.
-  func historyDelete(_ request: HistoryDeleteRequest) async throws {
+  ///
+  /// - Throws: ``ProtocolFailure``: `badRequest` for no ids, `historyOff`, `notFound` naming
+  ///   the ids with no entry.
+  func historyDelete(_ request: HistoryDeleteRequest) async throws -> HistoryDeletedResponse {
     guard !request.ids.isEmpty else {
       throw ProtocolFailure.refusal(.badRequest, "historyDelete needs at least one id")
     }
@@ -95,22 +109,26 @@ extension BrokerSocketConnection {
       return try store.delete(ids)
     }
     logger.debug("deleted history entries", metadata: ["count": "\(deleted)"])
-    try await send(.response, HistoryDeletedResponse(deleted: deleted))
+    return HistoryDeletedResponse(deleted: deleted)
   }
 
   /// `historyClear`: every unpinned entry, or every entry.
-  func historyClear(_ request: HistoryClearRequest) async throws {
+  ///
+  /// - Throws: ``ProtocolFailure``: `historyOff`, `internal`.
+  func historyClear(_ request: HistoryClearRequest) async throws -> HistoryDeletedResponse {
     let history = try await requireHistory()
     let includingPinned = request.includingPinned ?? false
     let deleted = try await Self.onStore(history) { try $0.clear(includingPinned: includingPinned) }
     logger.debug(
       "cleared the history",
       metadata: ["count": "\(deleted)", "includingPinned": "\(includingPinned)"])
-    try await send(.response, HistoryDeletedResponse(deleted: deleted))
+    return HistoryDeletedResponse(deleted: deleted)
   }
 
   /// `historyPin` and `historyUnpin`: answered with the entry as it now is.
-  func historyPin(_ request: HistoryPinRequest) async throws {
+  ///
+  /// - Throws: ``ProtocolFailure``: `historyOff`, `notFound`.
+  func historyPin(_ request: HistoryPinRequest) async throws -> HistoryEntrySummary {
     let history = try await requireHistory()
     let id = HistoryEntry.ID(rawValue: request.id)
     let pinned = request.op == .historyPin
@@ -119,12 +137,12 @@ extension BrokerSocketConnection {
       return try store.entry(id)
     }
     guard let entry else { throw ProtocolFailure(HistoryError.noSuchEntry(id)) }
-    try await send(.response, HistoryEntrySummary(entry))
+    return HistoryEntrySummary(entry)
   }
 
   /// The history's part of `status`: its figures, or why it is off.
   func historyStatus(problem: String?) async -> HistoryStatusSummary {
-    guard let history = context.configuration.history else {
+    guard let history = configuration.history else {
       return HistoryStatusSummary(enabled: false, problem: problem ?? Self.noHistoryReason)
     }
     do {
@@ -144,8 +162,8 @@ extension BrokerSocketConnection {
 
   /// The history, or the refusal that says why the broker keeps none.
   private func requireHistory() async throws -> BrokerHistory {
-    if let history = context.configuration.history { return history }
-    let reason = await context.configuration.status.status().historyProblem ?? Self.noHistoryReason
+    if let history = configuration.history { return history }
+    let reason = await configuration.status.status().historyProblem ?? Self.noHistoryReason
     throw ProtocolFailure.refusal(.historyOff, "the clipboard history is off: \(reason)")
   }
 
@@ -162,51 +180,6 @@ extension BrokerSocketConnection {
       return try await body()
     } catch let error as HistoryError {
       throw ProtocolFailure(error)
-    }
-  }
-}
-
-/// The `limit` and `offset` of a list or a search, checked, and how much one answer fetches.
-struct HistoryPage {
-  /// The entries asked for when a request says nothing.
-  static let defaultLimit = 50
-  /// The most entries one answer fetches: more than a 64 KiB frame holds, so a page is
-  /// bounded by the frame, and a client asking for everything pages through with `next`.
-  static let fetchLimit = 1000
-
-  let limit: Int
-  let offset: Int
-
-  init(limit: Int?, offset: Int?) throws(ProtocolFailure) {
-    self.limit = limit ?? Self.defaultLimit
-    self.offset = offset ?? 0
-    // Bounded so that offset + limit never overflows.
-    let range = 0...Int(Int32.max)
-    guard range.contains(self.limit), range.contains(self.offset) else {
-      throw .refusal(.badRequest, "limit and offset are whole numbers from 0 to \(Int32.max)")
-    }
-  }
-
-  /// How many entries to read for this answer.
-  var fetched: Int { min(limit, Self.fetchLimit) }
-
-  /// The answer for the entries read: what fits in a frame, and where to go on.
-  func answer(_ entries: [HistoryEntry]) -> HistoryEntriesResponse {
-    .fitting(
-      entries.map(HistoryEntrySummary.init), offset: offset,
-      moreMayFollow: entries.count == fetched && fetched < limit)
-  }
-}
-
-extension ProtocolFailure {
-  /// The refusal a history error becomes: `notFound` for an unknown id, `providerFailed` for
-  /// a blob removed behind the history's back, `internal` for the rest.
-  init(_ error: HistoryError) {
-    switch error {
-    case .noSuchEntry: self = .refusal(.notFound, error.description)
-    case .blobUnavailable, .noSuchRepresentation:
-      self = .refusal(.providerFailed, error.description)
-    default: self = .refusal(.internal, "the clipboard history failed: \(error)")
     }
   }
 }
