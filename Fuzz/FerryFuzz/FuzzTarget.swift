@@ -15,7 +15,7 @@ struct FuzzTarget: Sendable {
     mimeDatabaseTarget, mimeMagicTarget, mimeXMLTarget, selectionReadTarget, incrementalSendTarget,
     multipleTarget, xdndMessageTarget, dropTargetTarget, dragSourceTarget, configurationTarget,
     targetsTarget, imagePNGTarget, imageJPEGTarget, imageBMPTarget, imageTIFFTarget,
-    imageGIFTarget, imageWebPTarget,
+    imageGIFTarget, imageWebPTarget, waylandEventsTarget,
   ]
 
   /// The target FERRY_FUZZ_TARGET names, if any.
