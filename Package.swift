@@ -273,7 +273,7 @@ if Context.environment["FERRY_FUZZ_BUILD"] != nil {
       name: "FerryFuzz",
       dependencies: [
         "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "X11Selections",
-        "FerryConfiguration", "ImageConversion",
+        "FerryConfiguration", "ImageConversion", "WaylandSelections",
       ],
       path: "Fuzz/FerryFuzz")
   ]
