@@ -41,10 +41,12 @@ public final class X11Connection {
 
   /// Opens `name` (or `$DISPLAY`) and interns ``Atoms`` in one round trip.
   ///
-  /// - Parameter lost: What runs, as ``onLostInsideXlib(_:)``'s handler, when Xlib finds the
-  ///   connection dead inside a call — set right after the connection opens, before its first
-  ///   round trip: a server that closes the connection after its setup reply made Xlib's
-  ///   default handler exit the whole process (issue 36).
+  /// - Parameters:
+  ///   - name: The display, `nil` for `$DISPLAY`.
+  ///   - lost: What runs when Xlib finds the connection dead inside a call (it must not
+  ///     return) — set while the connection opens and right after, before its first round
+  ///     trip: a server that closes the connection after its setup reply made Xlib's default
+  ///     handler exit the whole process (issue 36).
   /// - Throws: ``X11Error/cannotOpenDisplay(_:)`` or ``X11Error/missingExtension(_:)``.
   public init(name: String?, lost: (() -> Never)? = nil) throws {
     ErrorTrap.install()
