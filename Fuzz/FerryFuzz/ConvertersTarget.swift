@@ -10,7 +10,7 @@ import UniformTypeIdentifiers
 let convertersTarget = FuzzTarget(name: "converters") { bytes in
   let contents = Data(bytes)
   let file: ConverterDeclarationFile
-  do {
+  do throws(PasteboardError) {
     file = try ConverterDeclarationFile(
       path: "/nonexistent/ferry-fuzz/converters.json", contents: contents,
       requiringConversions: false)
