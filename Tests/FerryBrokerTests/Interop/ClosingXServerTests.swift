@@ -32,7 +32,14 @@ import Testing
     let (display, proxy) = try await Self.closingDisplay(before: server)
     defer { _ = proxy.kill() }
     let fixture = try await BrokerFixture(display: display, start: false)
-    let daemon = try await fixture.run(["ferry", "daemon"], timeout: .seconds(30))
+    // The display's X thread ends in pthread_exit inside Xlib, by design (as in
+    // DisplayLossTests): under AddressSanitizer its objects are left behind for good, and
+    // LeakSanitizer's report at exit would make the status 1. Memory errors are still checked.
+    let options = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map {
+      ["ASAN_OPTIONS": $0 + ":detect_leaks=0"]
+    }
+    let daemon = try await fixture.run(
+      ["ferry", "daemon"], timeout: .seconds(30), environment: options ?? [:])
     #expect(daemon.status == 3, "status \(daemon.status): \(daemon.stderrText)")
     #expect(daemon.stderrText.contains("\(display): the X server closed the connection"))
     #expect(!daemon.stderrText.contains("XIO"), "Xlib's own exit: \(daemon.stderrText)")
