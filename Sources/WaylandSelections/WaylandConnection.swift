@@ -28,6 +28,9 @@ final class WaylandConnection: @unchecked Sendable {
   private let jobs = TrackedMutex<(queue: [@Sendable (WaylandConnection) -> Void], ended: Bool)>(
     ([], false))
 
+  /// How long each round trip of the setup may take.
+  private let setupDeadline: Duration
+
   /// Why the connection ended, once it has; read from any thread.
   private let ending = TrackedMutex<String?>(nil)
 
@@ -50,18 +53,26 @@ final class WaylandConnection: @unchecked Sendable {
   /// ``init(socket:servingStepTimeout:startsThread:)``. The connection owns the socket.
   ///
   /// - Throws: ``BackendError/cannotConnect(_:)``.
+  ///
+  /// `setupTimeout` bounds each round trip of the setup (10 s for a real compositor).
   convenience init(
     connectedTo socket: FileDescriptor, servingStepTimeout: Duration = .seconds(5),
-    startsThread: Bool = true
+    startsThread: Bool = true, setupTimeout: Duration = WaylandConnection.setupTimeout
   ) throws(BackendError) {
     try self.init(
       wire: WaylandWire(connectedTo: socket), servingStepTimeout: servingStepTimeout,
-      startsThread: startsThread)
+      startsThread: startsThread, setupTimeout: setupTimeout)
   }
 
-  private init(wire: WaylandWire, servingStepTimeout: Duration, startsThread: Bool)
-    throws(BackendError)
-  {
+  /// How long each round trip of the setup may take before the compositor is taken for one
+  /// that does not answer.
+  static let setupTimeout: Duration = .seconds(10)
+
+  private init(
+    wire: WaylandWire, servingStepTimeout: Duration, startsThread: Bool,
+    setupTimeout: Duration = WaylandConnection.setupTimeout
+  ) throws(BackendError) {
+    self.setupDeadline = setupTimeout
     self.servingStepTimeout = servingStepTimeout
     self.wire = wire
     state = WaylandState(marker: FerryMarker.name)
@@ -113,7 +124,7 @@ final class WaylandConnection: @unchecked Sendable {
     state.objects[callback] = .setupCallback
     state.setupDone = false
     wire.send(WaylandWire.display, 0, [.newID(callback)])
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + setupDeadline
     while !state.setupDone {
       try wire.flush()
       var entries = [

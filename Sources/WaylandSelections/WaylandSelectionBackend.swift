@@ -41,10 +41,14 @@ public final class WaylandSelectionBackend: SelectionBackend {
   /// socket pair, whose other end plays the compositor. The backend owns the socket.
   ///
   /// - Throws: `BackendError.cannotConnect(_:)`, as ``init(socket:servingStepTimeout:)``.
-  package init(connectedTo socket: FileDescriptor, servingStepTimeout: Duration = .seconds(5))
-    throws(BackendError)
-  {
-    let first = try WaylandConnection(connectedTo: socket, servingStepTimeout: servingStepTimeout)
+  /// `setupTimeout` bounds each round trip of the setup: a test on a loaded machine gives its
+  /// fake compositor longer than a real one gets.
+  package init(
+    connectedTo socket: FileDescriptor, servingStepTimeout: Duration = .seconds(5),
+    setupTimeout: Duration = .seconds(10)
+  ) throws(BackendError) {
+    let first = try WaylandConnection(
+      connectedTo: socket, servingStepTimeout: servingStepTimeout, setupTimeout: setupTimeout)
     link = WaylandLink(first, socket: .none, servingStepTimeout: servingStepTimeout)
   }
 

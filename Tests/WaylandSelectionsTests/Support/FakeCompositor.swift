@@ -54,7 +54,11 @@ final class FakeCompositor: @unchecked Sendable {
     startAnswering()
     let end = clientEnd
     return try await DetachedThread.run {
-      try WaylandSelectionBackend(connectedTo: FileDescriptor(rawValue: end))
+      // A minute for each setup round trip, not a real compositor's 10 s: the fake answers in
+      // microseconds, and only a starved machine (a clean clone's run beside a sanitized one
+      // and two fuzzers) made it miss 10 s (docs/TESTING.md, flakes).
+      try WaylandSelectionBackend(
+        connectedTo: FileDescriptor(rawValue: end), setupTimeout: .seconds(60))
     }
   }
 
