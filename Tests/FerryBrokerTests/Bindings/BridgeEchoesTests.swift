@@ -42,7 +42,13 @@ import UniformTypeIdentifiers
       )
     }
 
-    deinit { for task in running { task.cancel() } }
+    /// Stops the bindings and closes both displays, as the daemon does when it stops (see
+    /// `SelectionBindingTests.Harness`).
+    deinit {
+      for task in running { task.cancel() }
+      x11.close()
+      wayland.close()
+    }
 
     /// Waits until the pasteboard holds `text` and nothing is being captured.
     func settled(on text: String) async -> Bool {

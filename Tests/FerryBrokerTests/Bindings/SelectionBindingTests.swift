@@ -51,7 +51,14 @@ import UniformTypeIdentifiers
       try #require(backend.brokerOwns(role))
     }
 
-    deinit { running.cancel() }
+    /// Stops the binding and closes the display, as the daemon does when it stops: an item
+    /// the broker serves holds its binding's `onLost`, which holds the backend, until the
+    /// display lets it go (left open, the cycle outlives the test, and LeakSanitizer reports
+    /// it).
+    deinit {
+      running.cancel()
+      backend.close()
+    }
 
     /// The pasteboard's first item's text.
     func text() async throws -> String? {
