@@ -14,6 +14,19 @@ static inline cferry_image_status cferry_fail(char *message, cferry_image_status
   va_start(arguments, format);
   vsnprintf(message, CFERRY_IMAGE_MESSAGE_SIZE, format, arguments);
   va_end(arguments);
+  // One line: a library's message may hold newlines and indents (libtiff's InkNames warning
+  // does); each run of control characters and the spaces after it becomes one space.
+  char *write = message;
+  for (const char *read = message; *read; read++) {
+    unsigned char c = (unsigned char)*read;
+    if (c < 0x20 || c == 0x7F) {
+      if (write > message && write[-1] != ' ') *write++ = ' ';
+      while (read[1] == ' ') read++;
+    } else {
+      *write++ = (char)c;
+    }
+  }
+  *write = 0;
   return status;
 }
 

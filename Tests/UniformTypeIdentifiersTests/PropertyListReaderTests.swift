@@ -115,6 +115,12 @@ import Testing
           #expect(!diagnostic.description.contains("\n"), "\(diagnostic)")
         }
       }
+      // The three bytes written after the marker stay inside this string only if it holds
+      // three bytes or more; a shorter one would clobber the next object or the offset
+      // table, whichever the dictionary's order (seeded per process) put after it.
+      let nibble = data[offset] & 0x0F
+      let contentBytes = Int(nibble) * (data[offset] >> 4 == 0x6 ? 2 : 1)
+      guard nibble == 0x0F || contentBytes >= 3 else { continue }
       var damaged = data
       damaged[offset] = damaged[offset] & 0xF0 | 0x0F
       damaged.replaceSubrange((offset + 1)..<(offset + 4), with: [0x11, 0x7F, 0xFF])
