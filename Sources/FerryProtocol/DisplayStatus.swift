@@ -11,16 +11,26 @@ public struct DisplayStatus: Codable, Sendable, Hashable {
   public var `protocol`: String
   /// Whether the broker bridges it now.
   public var bridged: Bool
-  /// Why it is not bridged (it could not be opened, it went away); `nil` while it is.
+  /// Why it is not bridged (it could not be opened, it went away and the broker is
+  /// connecting again); `nil` while it is.
   public var problem: String?
+  /// How many times the broker connected to it again after it went away; `nil` for never.
+  public var reconnections: Int?
+  /// Why it last went away, once it has (it may be back: see ``bridged``).
+  public var lastLoss: String?
 
   /// Creates a display's status.
-  public init(kind: String, name: String, protocol: String, bridged: Bool, problem: String? = nil) {
+  public init(
+    kind: String, name: String, protocol: String, bridged: Bool, problem: String? = nil,
+    reconnections: Int? = nil, lastLoss: String? = nil
+  ) {
     self.kind = kind
     self.name = name
     self.protocol = `protocol`
     self.bridged = bridged
     self.problem = problem
+    self.reconnections = reconnections
+    self.lastLoss = lastLoss
   }
 }
 

@@ -49,7 +49,11 @@ public final class WaylandSession: Sendable {
   public let socketName: String
   /// The user the compositor and the peers run as.
   public let user: SessionUser
-  let process: TestChild
+  /// The compositor's process now (another after ``restartCompositor()``).
+  var process: TestChild { compositor.withLock { $0 } }
+  private let compositor: TrackedMutex<TestChild>
+  /// How the compositor is started, for ``restartCompositor()``.
+  private let launch: Launch
   /// `TMPDIR` of the compositor and the peers, as they see it.
   let temporaryDirectory: String
   /// The XWayland display once asked for, with the test process's user let in.
@@ -136,12 +140,7 @@ public final class WaylandSession: Sendable {
   ///
   /// Blocks for moments (the compositor ends within them of SIGTERM), so a `defer` may call it.
   public func stop() {
-    let leader = process.processIdentifier
-    if process.isRunning { kill(-leader, SIGTERM) }
-    if !Deadline.wait(for: .seconds(10), { !process.isRunning }) {
-      kill(-leader, SIGKILL)
-      process.waitUntilExit()
-    }
+    Self.end(process)
     try? FileManager.default.removeItem(atPath: directory)
     _ = Self.cacheLock.withLock { Self.running.removeValue(forKey: ObjectIdentifier(self)) }
   }
@@ -208,13 +207,84 @@ public final class WaylandSession: Sendable {
       environment["FERRY_TEST_RUN"] = mark
     }
 
+    let launch = Launch(
+      sway: sway, tools: tools, isolated: isolated, directory: directory,
+      configuration: configuration, environment: environment, user: user)
+    let (process, socketName) = try Self.start(launch)
+    self.directory = directory
+    self.runtimeDirectory = runtime
+    self.socketName = socketName
+    self.user = user
+    self.compositor = TrackedMutex(process)
+    self.launch = launch
+    self.temporaryDirectory = temporaryDirectory
+    started = process
+    do {
+      try waitUntilReady(process)
+    } catch {
+      started = nil
+      throw error
+    }
+    Self.registerForExit(self)
+  }
+
+  /// Ends the compositor's process group (XWayland with it) and waits until the compositor
+  /// has ended, killing it after 10 s.
+  private static func end(_ process: TestChild) {
+    let leader = process.processIdentifier
+    if process.isRunning { kill(-leader, SIGTERM) }
+    if !Deadline.wait(for: .seconds(10), { !process.isRunning }) {
+      kill(-leader, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
+  /// Ends the compositor and starts it again in the same session — the same directories,
+  /// the same socket name — as a user's compositor restarted: its clients lose their
+  /// connections, and the XWayland display asked for before is gone with it.
+  ///
+  /// Blocks while the new compositor starts.
+  ///
+  /// - Throws: ``WaylandSessionError`` when it does not start, or takes another socket name.
+  @available(*, noasync, message: "blocks while sway starts; call it inside DetachedThread.run")
+  public func restartCompositor() throws {
+    Self.end(process)
+    xDisplayName.withLock { $0 = nil }
+    let (process, name) = try Self.start(launch)
+    compositor.withLock { $0 = process }
+    guard name == socketName else {
+      throw WaylandSessionError(message: "sway started again on \(name), not \(socketName)")
+    }
+    try waitUntilReady(process)
+  }
+
+  /// What starting the compositor takes.
+  private struct Launch: Sendable {
+    var sway: String
+    var tools: [String: String]
+    var isolated: Bool
+    var directory: String
+    var configuration: String
+    var environment: [String: String]
+    var user: SessionUser
+  }
+
+  /// Starts sway as `launch` says and waits until it has made its sockets.
+  ///
+  /// - Returns: The compositor's process and its socket name (`wayland-1`).
+  private static func start(_ launch: Launch) throws -> (TestChild, String) {
+    let (directory, tools, sway, configuration, environment, user) = (
+      launch.directory, launch.tools, launch.sway, launch.configuration, launch.environment,
+      launch.user
+    )
+    let runtime = "\(directory)/runtime"
     let logPath = "\(directory)/sway.log"
     guard FileManager.default.createFile(atPath: logPath, contents: nil),
       let log = FileHandle(forWritingAtPath: logPath)
     else { throw WaylandSessionError(message: "cannot create \(logPath)") }
     defer { try? log.close() }
     let process: TestChild
-    if isolated {
+    if launch.isolated {
       // The namespace's /tmp is the session's tmp; the session's directory is mounted at its
       // own path inside it, so every path in it means the same inside and out. `exec` all the
       // way: the child's pid is sway's, the one peers' nsenter targets.
@@ -259,16 +329,12 @@ public final class WaylandSession: Sendable {
     guard appeared, process.isRunning, let socketName else {
       throw failure(process.isRunning ? "sway made no socket in 20 s" : "sway ended as it started")
     }
+    return (process, socketName)
+  }
 
-    self.directory = directory
-    self.runtimeDirectory = runtime
-    self.socketName = socketName
-    self.user = user
-    self.process = process
-    self.temporaryDirectory = temporaryDirectory
-    started = process
-
-    // Ready once its IPC answers from the event loop with the headless output made.
+  /// Waits until the compositor's IPC answers from its event loop with the headless output
+  /// made.
+  private func waitUntilReady(_ process: TestChild) throws {
     var last: PeerProcess.Result?
     let answered = Deadline.wait(for: .seconds(20)) {
       guard process.isRunning else { return true }
@@ -276,12 +342,14 @@ public final class WaylandSession: Sendable {
       return last?.status == 0 && last?.stdoutText.contains("HEADLESS-") == true
     }
     guard answered, process.isRunning else {
-      started = nil
-      throw failure(
-        "sway did not answer swaymsg -t get_outputs: status \(last.map { "\($0.status)" } ?? "none"), "
-          + "\(last?.stdoutText ?? "") \(last?.stderrText ?? "")")
+      if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+      let log = (try? String(contentsOfFile: "\(directory)/sway.log", encoding: .utf8)) ?? ""
+      throw WaylandSessionError(
+        message:
+          "sway did not answer swaymsg -t get_outputs: status \(last.map { "\($0.status)" } ?? "none"), "
+          + "\(last?.stdoutText ?? "") \(last?.stderrText ?? ""); sway's log:\n\(log)")
     }
-    Self.registerForExit(self)
   }
 
   private static func makeDirectory(_ path: String, mode: mode_t, owner: SessionUser?) throws {

@@ -89,10 +89,20 @@ public final class XvfbServer: Sendable {
     process.waitUntilExit()
   }
 
-  private init() throws {
+  /// Stops the server, then starts another on the same display number: its clients lose the
+  /// display, and one that connects again finds a new server there with nothing of the old
+  /// (a nested session's X server, or Xwayland, started again).
+  ///
+  /// - Throws: ``XvfbError`` when the number cannot be had again within the server's start.
+  public func restarted() throws -> XvfbServer {
+    stop()
+    return try XvfbServer(candidates: [number])
+  }
+
+  private init(candidates: [Int] = XvfbServer.candidateNumbers()) throws {
     guard let executable = Peers.path(of: "Xvfb") else { throw PeerUnavailable(program: "Xvfb") }
     var started: (TestChild, Int)?
-    for number in Self.candidateNumbers() {
+    for number in candidates {
       let process = try TestChild.start(
         path: executable,
         arguments: [

@@ -84,7 +84,7 @@ final class DecodedImageCache: Sendable {
     }
     entry.withLock { $0 = Entry(source: source, image: image, generation: generation) }
     Task {
-      try? await Task.sleep(for: Self.lifetime)
+      try? await Task.sleep(for: Self.lifetime, clock: .timerThread)
       self.entry.withLock { if $0?.generation == generation { $0 = nil } }
     }
   }

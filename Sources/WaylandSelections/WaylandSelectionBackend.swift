@@ -19,7 +19,7 @@ import UniformTypeIdentifiers
 /// try await backend.own(.clipboard, item: item)
 /// ```
 public final class WaylandSelectionBackend: SelectionBackend {
-  /// The connection, made again when the compositor drops it (``WaylandLink``).
+  /// The connection and the watchers of its owner changes (``WaylandLink``).
   private let link: WaylandLink
 
   /// The connection now.
@@ -34,7 +34,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
   ///   when the compositor has no data-control protocol.
   public init(socket: String?, servingStepTimeout: Duration = .seconds(5)) throws(BackendError) {
     let first = try WaylandConnection(socket: socket, servingStepTimeout: servingStepTimeout)
-    link = WaylandLink(first, socket: .some(socket), servingStepTimeout: servingStepTimeout)
+    link = WaylandLink(first)
   }
 
   /// Speaks to the compositor on `socket`, a stream socket already connected to it — a test's
@@ -49,7 +49,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
   ) throws(BackendError) {
     let first = try WaylandConnection(
       connectedTo: socket, servingStepTimeout: servingStepTimeout, setupTimeout: setupTimeout)
-    link = WaylandLink(first, socket: .none, servingStepTimeout: servingStepTimeout)
+    link = WaylandLink(first)
   }
 
   /// The data-control protocol bound: `ext-data-control-v1`, or `zwlr_data_control_manager_v1`

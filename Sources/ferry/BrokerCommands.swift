@@ -125,7 +125,8 @@ extension Ferry {
 extension Ferry.StatusCommand {
   /// One line per display server the broker opened or was asked to — `Wayland display
   /// wayland-1: bridged (data-control)`, `X11 display :0: not bridged: the display server went
-  /// away (ICCCM selections)` — then, with two or more bridged, that each is bridged to the
+  /// away (ICCCM selections)`, `X11 display :0: bridged (ICCCM selections); connected again
+  /// once, last after the display server went away` — then, with two or more bridged, that each is bridged to the
   /// others; `no display: headless` with none.
   static func displayLines(_ status: StatusResponse) -> [String] {
     let displays = status.displayList
@@ -133,7 +134,12 @@ extension Ferry.StatusCommand {
     var lines = displays.map { display in
       let state =
         display.bridged ? "bridged" : "not bridged: \(display.problem ?? "no reason given")"
-      return "\(display.kind) display \(display.name): \(state) (\(display.protocol))"
+      var line = "\(display.kind) display \(display.name): \(state) (\(display.protocol))"
+      if display.bridged, let count = display.reconnections, count > 0 {
+        line += "; connected again \(count == 1 ? "once" : "\(count) times")"
+        if let loss = display.lastLoss { line += ", last after \(loss)" }
+      }
+      return line
     }
     let bridged = displays.filter(\.bridged).count
     if bridged > 1 { lines.append("the \(bridged) displays are bridged, each to the others") }

@@ -102,15 +102,27 @@ final class SelectionBinding: Sendable {
   }
 
   /// Follows pasteboard changes and owner changes until cancelled.
-  func run() async {
+  ///
+  /// - Parameter resuming: The display server was connected again (``DisplaySupervisor``):
+  ///   first serve the pasteboard's copy on the selection again, if nobody owns it
+  ///   (``resume()``), or mirror the selection's owner, if another program owns it — what
+  ///   was copied while the display was away, or as the broker connected. Writes and owner
+  ///   changes made meanwhile are followed all the same.
+  func run(resuming: Bool = false) async {
+    // Both subscribed before resuming: a write or a new owner meanwhile is not missed.
+    let changes = pasteboard.changes
+    let owners = backend.ownerChanges(of: [role])
+    if resuming, await resume() == .selectionOwned {
+      await mirrorCurrentOwner()
+    }
     await withTaskGroup(of: Void.self) { group in
-      group.addTask { await self.followPasteboard() }
-      group.addTask { await self.followOwners() }
+      group.addTask { await self.followPasteboard(changes) }
+      group.addTask { await self.followOwners(owners) }
     }
   }
 
-  private func followPasteboard() async {
-    for await _ in pasteboard.changes {
+  private func followPasteboard(_ changes: AsyncStream<Int>) async {
+    for await _ in changes {
       let count = pasteboard.changeCount
       let top = pasteboard.items.first
       let actions = policy.withLock { $0.pasteboardChanged(top: top.map(ObjectIdentifier.init)) }
@@ -135,8 +147,10 @@ final class SelectionBinding: Sendable {
     }
   }
 
-  private func followOwners() async {
-    for await change in backend.ownerChanges(of: [role]) {
+  private func followOwners(_ owners: AsyncStream<OwnerChange>) async {
+    for await change in owners {
+      logger.debug(
+        "\(role): \(change.kind) \(change.owner)\(change.isOwnedByThisProcess ? " (Ferry)" : "")")
       if change.isOwnedByThisProcess { continue }
       switch change.kind {
       case .newOwner: perform(policy.withLock { $0.ownerChanged(change.owner) })
@@ -374,6 +388,62 @@ final class SelectionBinding: Sendable {
     }
     published.publish(count)
     return true
+  }
+
+  /// Serves the pasteboard's copy on the selection of a display server connected again, as
+  /// far as its bytes are at hand, if nobody owns the selection: what the broker held when
+  /// the display went away is offered again, without a change — the pasteboard keeps its
+  /// count, and an item that read from an owner of the lost connection is kept as far as it
+  /// was read (as when an owner goes, ``PasteboardItem/itemAtHand()``). With a budget of zero
+  /// (`PRIMARY`), only a copy held whole.
+  ///
+  /// - Returns: What came of it: the copy served, the selection owned by another program,
+  ///   or nothing to serve (or a write meanwhile, which is followed and served as the
+  ///   pasteboard's change).
+  @discardableResult
+  func resume() async -> Resumption {
+    let count = pasteboard.changeCount
+    guard let top = pasteboard.items.first, let item = top.itemAtHand(),
+      byteBudget > 0 || item === top
+    else { return .nothingServed }
+    do {
+      try await backend.own(role, item: item, onlyIfUnowned: true)
+    } catch .ownershipRefused {
+      logger.info("not serving the pasteboard's copy again: \(role) has an owner")
+      return .selectionOwned
+    } catch {
+      logger.info("not serving the pasteboard's copy again: \(error)")
+      return .nothingServed
+    }
+    let kept = policy.withLock { policy -> Bool in
+      guard item === top || pasteboard.substitute([item], ifChangeCountIs: count) else {
+        return false
+      }
+      policy.restored(item: ObjectIdentifier(item))
+      return true
+    }
+    guard kept else { return .nothingServed }
+    logger.info("serving the pasteboard's copy on \(role) again")
+    return .served
+  }
+
+  /// What ``resume()`` came to.
+  enum Resumption: Equatable {
+    /// The pasteboard's copy is on the selection again.
+    case served
+    /// Another program owns the selection: its copy is what to mirror.
+    case selectionOwned
+    /// Nothing was put on the selection: no copy at hand, or a write came meanwhile.
+    case nothingServed
+  }
+
+  /// Mirrors the selection's current owner, as if it had just taken the selection: on a
+  /// connection made again, an owner that took it while the display was away (or as the
+  /// broker connected) is not heard of as a change.
+  private func mirrorCurrentOwner() async {
+    guard let owner = try? await backend.owner(of: role) else { return }
+    logger.debug("\(role): mirroring its owner on the new connection")
+    perform(policy.withLock { $0.ownerChanged(owner) })
   }
 
   /// Waits for the capture in progress, if any, to end.

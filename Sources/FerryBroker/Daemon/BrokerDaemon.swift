@@ -116,9 +116,14 @@ public enum BrokerDaemon {
     }
     defer { lock.release() }
 
-    let displays = try await openBackends(configuration, logger: logger)
-    let backends = displays.opened
-    let state = DaemonState(backends: backends, refused: displays.refused)
+    var displays = try await openBackends(configuration, logger: logger)
+    let names = displays.opened.map { "\($0.kind.name) display \($0.display)" }.joined(
+      separator: " and ")
+    let options = DisplayServerKind.Options(servingStepTimeout: configuration.servingStepTimeout)
+    let state = DaemonState(
+      supervisors: displays.opened.map {
+        DisplaySupervisor(kind: $0.kind, display: $0.display, options: options, logger: logger)
+      }, refused: displays.refused)
     var serverConfiguration = BrokerSocketServer.Configuration(
       location: configuration.socket, status: state, logger: logger)
     // Images are offered in every format the broker converts to (docs/CONVERTERS.md).
@@ -144,85 +149,68 @@ public enum BrokerDaemon {
     let history = openHistory(configuration, state: state)
     serverConfiguration.history = history
     var bridgeTasks: [Task<Void, Never>] = []
-    var bindings: [Pasteboard.Name: [SelectionBinding]] = [:]
     // X11 and Wayland bridged: a copy one records may come back to the other through the
     // compositor's own bridge (BridgeEchoes).
-    let echoes = backends.count > 1 ? BridgeEchoes() : nil
+    let echoes = displays.opened.count > 1 ? BridgeEchoes() : nil
     if let images = converters.converters.lazy.compactMap({ $0 as? ImageConverter }).first {
       bridgeTasks.append(Task { await Self.prepareImages(of: .general, with: images) })
     }
-    for opened in backends {
-      let backend = opened.backend
-      let general = SelectionBinding(
-        pasteboard: .general, role: .clipboard, backend: backend,
-        byteBudget: configuration.captureLimit, sources: history?.sources, history: history,
-        echoes: echoes,
-        captureStepTimeout: configuration.captureStepTimeout, logger: logger)
-      bindings[.general, default: []].append(general)
-      bridgeTasks.append(Task { await general.run() })
-      // PRIMARY changes with every selection drag: record its targets, read its data on request.
-      if backend.roles.contains(.primary) {
-        let primary = SelectionBinding(
-          pasteboard: .primary, role: .primary, backend: backend, byteBudget: 0,
-          sources: history?.sources, history: history,
-          captureStepTimeout: configuration.captureStepTimeout, logger: logger)
-        bindings[.primary, default: []].append(primary)
-        bridgeTasks.append(Task { await primary.run() })
-      }
-      if let handOver = backend.clipboardManager {
-        let manager = try await handOver.becomeClipboardManager(
-          save: { request in await general.saveForExitingOwner(request) },
-          onLost: {
-            state.setManager(false)
-            logger.notice("another clipboard manager took the clipboard-manager role")
-          })
-        state.setManager(manager)
-        if !manager {
-          logger.notice("another clipboard manager holds the role; not taking it from it")
-        }
-      }
-      // The handler is the backend's to keep: it holds the kind and the name, never `opened`
-      // (which holds the backend).
-      backend.onConnectionLost {
-        [kind = opened.kind.name, display = opened.display, weak backend] in
-        let failure = backend?.connectionFailure
-        if let backend { state.setLost(backend, because: failure) }
-        let reason = failure.map { ": \($0)" } ?? ""
-        logger.error(
-          "the display went away (\(kind) \(display)\(reason)); serving the socket and any other display"
-        )
-      }
+    let bridging = DisplayBridging(
+      configuration: configuration, history: history, echoes: echoes, state: state,
+      logger: logger)
+    for (opened, supervisor) in zip(displays.opened, state.supervisors) {
+      // The first connection's bindings are up before the history's copy is restored.
+      let first = try await bridging.bridge(opened.backend, resuming: false)
+      supervisor.install(opened.backend, bridge: first)
+      bridgeTasks.append(
+        Task {
+          await supervisor.run { backend in
+            do {
+              return try await bridging.bridge(backend, resuming: true)
+            } catch {
+              logger.error("the display's new connection is not bridged: \(error)")
+              return DisplaySupervisor.Bridge()
+            }
+          }
+        })
     }
+    // The supervisors hold the connections now: a lost one is freed, descriptors and all,
+    // once its supervisor lets it go.
+    displays.opened.removeAll()
 
     if let history {
       for name in history.settings.recordedPasteboards {
         let board = Pasteboard.named(Pasteboard.Name(rawValue: name))
         bridgeTasks.append(Task { await history.follow(board) })
       }
-      await restoreNewest(from: history, binding: bindings[.general]?.first, logger: logger)
+      let general = state.supervisors.lazy.flatMap(\.bindings).first {
+        $0.pasteboard.name == .general
+      }
+      await restoreNewest(from: history, binding: general, logger: logger)
     }
     // A write is acknowledged once its copy is on the selection (see PublicationGate).
-    // Without the display (it went away) there is no selection to wait for.
-    serverConfiguration.publication = { [bindings, state] name, count in
-      for binding in bindings[name] ?? [] where state.isBridged(binding.backend) {
-        _ = await binding.published.wait(for: count, within: SelectionBinding.publicationTimeout)
+    // Without the display (it went away, and is not back yet) there is no selection to wait
+    // for.
+    serverConfiguration.publication = { [state] name, count in
+      for supervisor in state.supervisors where supervisor.isBridged {
+        for binding in supervisor.bindings where binding.pasteboard.name == name {
+          _ = await binding.published.wait(for: count, within: SelectionBinding.publicationTimeout)
+        }
       }
     }
     serverConfiguration.trimsHeapWhenIdle = true
     let server = try await BrokerSocketServer.bind(serverConfiguration)
-    let names = backends.map { "\($0.kind.name) display \($0.display)" }.joined(
-      separator: " and ")
     logger.info("listening on \(server.path)\(names.isEmpty ? "" : " for \(names)")")
     let serving = Task { try await server.serve() }
     ServiceReadiness.notifyReady(status: "serving \(server.path)")
     await SignalWaiter.waitForTermination()
     logger.info("stopping")
     bridgeTasks.forEach { $0.cancel() }
+    state.supervisors.forEach { $0.close() }
     await server.close()
     serving.cancel()
     // The server removes its socket file as it ends: wait for it, or the file stays behind.
     _ = try? await serving.value
-    backends.forEach { $0.backend.close() }
     return .stopped
   }
 }
@@ -272,26 +260,17 @@ extension BrokerDaemon {
 /// What `ferry status` reports, kept current by the daemon.
 final class DaemonState: BrokerStatusProvider {
   private let started = ContinuousClock.now
-  private let opened: [OpenedBackend]
+  /// The displays opened at start, each across its connections.
+  let supervisors: [DisplaySupervisor]
   private let refused: [DisplayStatus]
-  /// Of each opened display, by its place in `opened`, why it is not bridged now; `nil` while
-  /// it is.
-  private let flags: TrackedMutex<(problems: [String?], manager: Bool)>
+  private let manager = TrackedMutex(false)
 
-  init(backends: [OpenedBackend], refused: [DisplayStatus] = []) {
-    opened = backends
+  init(supervisors: [DisplaySupervisor], refused: [DisplayStatus] = []) {
+    self.supervisors = supervisors
     self.refused = refused
-    flags = TrackedMutex((Array(repeating: nil, count: backends.count), false))
   }
 
-  func setManager(_ value: Bool) { flags.withLock { $0.manager = value } }
-
-  /// `backend`'s display server went away, for `failure` when the backend says why.
-  func setLost(_ backend: any SelectionBackend, because failure: String? = nil) {
-    guard let index = opened.firstIndex(where: { $0.backend === backend }) else { return }
-    let problem = "the display server went away" + (failure.map { ": \($0)" } ?? "")
-    flags.withLock { $0.problems[index] = problem }
-  }
+  func setManager(_ value: Bool) { manager.withLock { $0 = value } }
 
   private let historyProblemText = TrackedMutex<String?>(nil)
   /// Why the history is off (a reason, without "off"), for `ferry status` and the history
@@ -299,23 +278,10 @@ final class DaemonState: BrokerStatusProvider {
   var historyProblem: String? { historyProblemText.withLock { $0 } }
   func setHistoryProblem(_ text: String) { historyProblemText.withLock { $0 = text } }
 
-  /// Whether the display server of `backend` is still there.
-  func isBridged(_ backend: any SelectionBackend) -> Bool {
-    guard let index = opened.firstIndex(where: { $0.backend === backend }) else { return false }
-    return flags.withLock { $0.problems[index] == nil }
-  }
-
   func status() async -> BrokerStatus {
-    let (problems, manager) = flags.withLock { $0 }
-    let displays =
-      zip(opened, problems).map { display, problem in
-        DisplayStatus(
-          kind: display.kind.name, name: display.display, protocol: display.kind.protocolName,
-          bridged: problem == nil, problem: problem)
-      } + refused
-    return BrokerStatus(
-      uptime: ContinuousClock.now - started, displays: displays, clipboardManager: manager,
-      historyProblem: historyProblem)
+    BrokerStatus(
+      uptime: ContinuousClock.now - started, displays: supervisors.map(\.status) + refused,
+      clipboardManager: manager.withLock { $0 }, historyProblem: historyProblem)
   }
 }
 

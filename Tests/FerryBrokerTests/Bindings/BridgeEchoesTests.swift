@@ -20,10 +20,11 @@ import UniformTypeIdentifiers
     let x11: EmbeddedSelectionBackend<ManualClock>
     let wayland: EmbeddedSelectionBackend<ManualClock>
     let pasteboard = Pasteboard(name: Pasteboard.Name(rawValue: "echo-\(UUID().uuidString)"))
-    let echoes = BridgeEchoes()
+    let echoes: BridgeEchoes
     let running: [Task<Void, Never>]
 
     init() async throws {
+      echoes = BridgeEchoes(clock: clock)
       x11 = EmbeddedSelectionBackend(clock: clock)
       wayland = EmbeddedSelectionBackend(clock: clock)
       var running: [Task<Void, Never>] = []
@@ -98,6 +99,46 @@ import UniformTypeIdentifiers
       await Deadline.wait(for: .seconds(20)) {
         !harness.pasteboard.hasPendingWrite && harness.pasteboard.changeCount == count + 1
       })
+  }
+
+  /// The window is read on the echoes' clock: past it, the same bytes from the other display
+  /// server are a person's new copy, without waiting two seconds for it.
+  @Test func theSameBytesFromTheOtherDisplayServerPastTheWindowAreAChange() async throws {
+    let harness = try await Harness()
+    harness.x11.peerCopies(.clipboard, [.text("same")])
+    #expect(await harness.settled(on: "same"))
+    let count = harness.pasteboard.changeCount
+    harness.clock.advance(by: BridgeEchoes.window + .milliseconds(1))
+    harness.wayland.peerCopies(.clipboard, [.text("same"), Self.latin1])
+    #expect(
+      await Deadline.wait(for: .seconds(20)) {
+        !harness.pasteboard.hasPendingWrite && harness.pasteboard.changeCount == count + 1
+      })
+  }
+
+  /// A wait for another binding's earlier capture ends when its limit passes on the echoes'
+  /// clock, and at once when that capture ends; nothing polls.
+  @Test func aWaitEndsAtItsLimitOnTheEchoesClockOrWhenTheEarlierCaptureEnds() async throws {
+    let clock = ManualClock()
+    let echoes = BridgeEchoes(clock: clock)
+    let (x11, wayland) = (NSObjectLike(), NSObjectLike())
+    let first = echoes.began(by: x11)
+    let second = echoes.began(by: wayland)
+    let timedOut = Task {
+      await echoes.waitForEarlierCaptures(than: second, of: wayland, within: .seconds(5))
+    }
+    try #require(await Deadline.wait(for: .seconds(20)) { clock.sleeperCount == 1 })
+    clock.advance(by: .seconds(4))
+    #expect(clock.sleeperCount == 1, "still waiting a second before its limit")
+    clock.advance(by: .seconds(1))
+    #expect(await timedOut.value == false, "the limit passed on the manual clock")
+    let woken = Task {
+      await echoes.waitForEarlierCaptures(than: second, of: wayland, within: .seconds(5))
+    }
+    try #require(await Deadline.wait(for: .seconds(20)) { clock.sleeperCount == 1 })
+    echoes.ended(first)
+    #expect(await woken.value, "the earlier capture ended: no time passed on the clock")
+    #expect(clock.sleeperCount == 0, "the wait's timer is gone with it")
   }
 
   @Test func aCaptureWaitsForTheOtherDisplayServersEarlierOne() async {
