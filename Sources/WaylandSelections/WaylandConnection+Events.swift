@@ -70,14 +70,16 @@ extension WaylandConnection {
       state.objects[id] = kind
       // wl_registry.bind(name, new_id of any interface: its name, its version, the id)
       wire.send(
-        state.registry ?? 0, 0, [.uint(name), .string(interface), .uint(bound), .newID(id)])
+        state.registry ?? 0, WaylandRegistryRequest.bind,
+        [.uint(name), .string(interface), .uint(bound), .newID(id)])
       return id
     }
     switch interface {
     case "wl_seat" where state.seat == nil:
       state.seat = bind(.seat, at: 1)
     case "ext_data_control_manager_v1" where !state.isExt:
-      if let wlr = state.manager { wire.send(wlr, 2) }  // ext replaces a wlr manager bound first
+      // ext replaces a wlr manager bound first
+      if let wlr = state.manager { wire.send(wlr, DataControlManagerRequest.destroy) }
       state.manager = bind(.manager, at: 1)
       state.isExt = true
       state.managerVersion = 1
@@ -120,7 +122,7 @@ extension WaylandConnection {
   /// client took the selection.
   private func cancelled(_ source: UInt32) {
     guard let own = state.sources.removeValue(forKey: source) else { return }
-    wire.send(source, 1)  // destroy
+    wire.send(source, DataControlSourceRequest.destroy)
     if state.ownSource[own.role] == source {
       state.ownSource[own.role] = nil
       own.onLost()

@@ -102,7 +102,7 @@ final class WaylandConnection: @unchecked Sendable {
     let registry = wire.newID()
     state.objects[registry] = .registry
     state.registry = registry
-    wire.send(WaylandWire.display, 1, [.newID(registry)])  // wl_display.get_registry
+    wire.send(WaylandWire.display, WaylandDisplayRequest.getRegistry, [.newID(registry)])
     try roundtrip()
     guard let seat = state.seat else { throw .cannotConnect("the Wayland compositor has no seat") }
     guard let manager = state.manager else {
@@ -113,7 +113,7 @@ final class WaylandConnection: @unchecked Sendable {
     let device = wire.newID()
     state.objects[device] = .device
     state.device = device
-    wire.send(manager, 1, [.newID(device), .object(seat)])  // get_data_device
+    wire.send(manager, DataControlManagerRequest.getDataDevice, [.newID(device), .object(seat)])
     try roundtrip()
   }
 
@@ -123,7 +123,7 @@ final class WaylandConnection: @unchecked Sendable {
     let callback = wire.newID()
     state.objects[callback] = .setupCallback
     state.setupDone = false
-    wire.send(WaylandWire.display, 0, [.newID(callback)])
+    wire.send(WaylandWire.display, WaylandDisplayRequest.sync, [.newID(callback)])
     let deadline = ContinuousClock.now + setupDeadline
     while !state.setupDone {
       try wire.flush()
@@ -177,7 +177,7 @@ final class WaylandConnection: @unchecked Sendable {
         let callback = connection.wire.newID()
         connection.state.objects[callback] = .syncCallback
         connection.state.syncWaiters[callback] = continuation
-        connection.wire.send(WaylandWire.display, 0, [.newID(callback)])
+        connection.wire.send(WaylandWire.display, WaylandDisplayRequest.sync, [.newID(callback)])
       }
     }
   }

@@ -55,20 +55,33 @@ extension WaylandMessage {
       let id = uint(index)
       return id == 0 ? nil : id
     }
-    switch (interface, opcode) {
-    case (.display, 0): return .error(object: uint(0), code: uint(1), message: string(2))
-    case (.display, _): return .deleteID(uint(0))
-    case (.registry, 0): return .global(name: uint(0), interface: string(1), version: uint(2))
-    case (.registry, _): return .globalRemove(name: uint(0))
-    case (.callback, _): return .done
-    case (.seat, _), (.manager, _): return .seat
-    case (.device, 0): return .dataOffer(uint(0))
-    case (.device, 1): return .selection(object(0))
-    case (.device, 2): return .finished
-    case (.device, _): return .primarySelection(object(0))
-    case (.source, 0): return .send(mimeType: string(0), descriptor: descriptor(1))
-    case (.source, _): return .cancelled
-    case (.offer, _): return .offer(string(0))
+    // The decoder took only opcodes the interface has (its signatures are the same XML's).
+    switch interface {
+    case .display:
+      switch WaylandDisplayEvent(rawValue: opcode) {
+      case .error: return .error(object: uint(0), code: uint(1), message: string(2))
+      case .deleteID, nil: return .deleteID(uint(0))
+      }
+    case .registry:
+      switch WaylandRegistryEvent(rawValue: opcode) {
+      case .global: return .global(name: uint(0), interface: string(1), version: uint(2))
+      case .globalRemove, nil: return .globalRemove(name: uint(0))
+      }
+    case .callback: return .done
+    case .seat, .manager: return .seat
+    case .device:
+      switch DataControlDeviceEvent(rawValue: opcode) {
+      case .dataOffer: return .dataOffer(uint(0))
+      case .selection: return .selection(object(0))
+      case .finished: return .finished
+      case .primarySelection, nil: return .primarySelection(object(0))
+      }
+    case .source:
+      switch DataControlSourceEvent(rawValue: opcode) {
+      case .send: return .send(mimeType: string(0), descriptor: descriptor(1))
+      case .cancelled, nil: return .cancelled
+      }
+    case .offer: return .offer(string(0))
     }
   }
 }

@@ -1,9 +1,10 @@
 /// The interfaces Ferry speaks, each with the signatures of its events: what the event decoder
 /// needs to read a message's arguments, and to refuse one that does not fit.
 ///
-/// The signatures are those of `wayland.xml` (display, registry, callback, seat) and of the
-/// data-control protocols, whose wlr and ext names carry the same events in the same order
-/// (docs/SELECTION-BACKENDS.md). A manager has no events.
+/// The signatures (``events``) are generated from `wayland.xml` (display, registry, callback,
+/// seat) and the data-control protocols, whose wlr and ext names carry the same requests and
+/// events in the same order (`Scripts/generate-wayland-swift` checks it). A manager has no
+/// events.
 package enum WaylandInterface: String, Sendable, CaseIterable {
   case display = "wl_display"
   case registry = "wl_registry"
@@ -33,46 +34,8 @@ package enum WaylandInterface: String, Sendable, CaseIterable {
     package var name: String
     package var arguments: [ArgumentKind]
   }
-
-  /// The events, by opcode.
-  package var events: [EventSignature] {
-    switch self {
-    case .display:
-      [
-        EventSignature(
-          name: "error",
-          arguments: [.object(nil, nullable: false), .uint, .string(nullable: false)]
-        ),
-        EventSignature(name: "delete_id", arguments: [.uint]),
-      ]
-    case .registry:
-      [
-        EventSignature(name: "global", arguments: [.uint, .string(nullable: false), .uint]),
-        EventSignature(name: "global_remove", arguments: [.uint]),
-      ]
-    case .callback:
-      [EventSignature(name: "done", arguments: [.uint])]
-    case .seat:
-      [
-        EventSignature(name: "capabilities", arguments: [.uint]),
-        EventSignature(name: "name", arguments: [.string(nullable: false)]),
-      ]
-    case .manager:
-      []
-    case .device:
-      [
-        EventSignature(name: "data_offer", arguments: [.newID(.offer)]),
-        EventSignature(name: "selection", arguments: [.object(.offer, nullable: true)]),
-        EventSignature(name: "finished", arguments: []),
-        EventSignature(name: "primary_selection", arguments: [.object(.offer, nullable: true)]),
-      ]
-    case .source:
-      [
-        EventSignature(name: "send", arguments: [.string(nullable: false), .descriptor]),
-        EventSignature(name: "cancelled", arguments: []),
-      ]
-    case .offer:
-      [EventSignature(name: "offer", arguments: [.string(nullable: false)])]
-    }
-  }
 }
+
+/// The opcode of a request or an event of one interface, as `WaylandProtocol.swift` (made by
+/// `Scripts/generate-wayland-swift` from the vendored XML) names them.
+package protocol WaylandOpcode: RawRepresentable, Sendable where RawValue == UInt16 {}

@@ -82,14 +82,15 @@ public final class WaylandSelectionBackend: SelectionBackend {
       guard let manager = state.manager, let device = state.device else { throw .connectionLost }
       let source = wire.newID()
       state.objects[source] = .source
-      wire.send(manager, 0, [.newID(source)])  // create_data_source
+      wire.send(manager, DataControlManagerRequest.createDataSource, [.newID(source)])
       let table = WaylandOfferTable(item: item, marker: state.marker)
-      for entry in table.entries { wire.send(source, 0, [.string(entry.name)]) }  // offer
+      for entry in table.entries {
+        wire.send(source, DataControlSourceRequest.offer, [.string(entry.name)])
+      }
       state.sources[source] = WaylandState.OwnSource(
         role: role, item: item, table: table, onLost: onLost)
       state.ownSource[role] = source
-      // set_primary_selection or set_selection
-      wire.send(device, role == .primary ? 2 : 0, [.object(source)])
+      wire.send(device, DataControlDeviceRequest.setting(role), [.object(source)])
     }
     // Owned once the compositor says so: its selection event for the source comes first.
     await connection.sync()
@@ -101,7 +102,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
       guard state.ownSource[role] != nil, let device = state.device else { return }
       state.ownSource[role] = nil
       state.clearing.insert(role)
-      connection.wire.send(device, role == .primary ? 2 : 0, [.object(0)])
+      connection.wire.send(device, DataControlDeviceRequest.setting(role), [.object(0)])
     }
     await connection.sync()
   }
@@ -204,7 +205,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
       if let expectedOwner, state.tokens[role] != expectedOwner { throw .ownerChanged(role) }
       guard types.contains(target) else { throw .refused(role, target: target) }
       let pipe = try PipeTransfer.makePipe()
-      connection.wire.send(offer, 0, [.string(target), .descriptor(pipe.write.rawValue)])  // receive
+      connection.wire.send(
+        offer, DataControlOfferRequest.receive, [.string(target), .descriptor(pipe.write.rawValue)])
       let flushed = Result { () throws(BackendError) in try connection.wire.flush() }
       try? pipe.write.close()  // the kernel holds the sent copy
       try flushed.get()
@@ -247,5 +249,13 @@ public final class WaylandSelectionBackend: SelectionBackend {
 
   private static func check(_ role: SelectionRole) throws(BackendError) {
     guard role == .clipboard || role == .primary else { throw .unsupported(role) }
+  }
+}
+
+extension DataControlDeviceRequest {
+  /// The request that sets `role`'s selection: `set_primary_selection` for the primary
+  /// selection, `set_selection` for the clipboard.
+  static func setting(_ role: SelectionRole) -> Self {
+    role == .primary ? .setPrimarySelection : .setSelection
   }
 }

@@ -158,7 +158,7 @@ final class WaylandState {
   func destroyOffer(_ offer: UInt32, on wire: WaylandWire) {
     offerTypeCounts.removeValue(forKey: offer)
     guard offers.removeValue(forKey: offer) != nil else { return }
-    wire.send(offer, 1)
+    wire.send(offer, DataControlOfferRequest.destroy)
   }
 
   /// The connection ends: nobody more is told (the streams are the link's to finish).
@@ -182,11 +182,11 @@ final class WaylandState {
   func destroyAll(on wire: WaylandWire) {
     for offer in Array(offers.keys) { destroyOffer(offer, on: wire) }
     current = [:]
-    for source in sources.keys { wire.send(source, 1) }
+    for source in sources.keys { wire.send(source, DataControlSourceRequest.destroy) }
     sources = [:]
-    if let device { wire.send(device, 1) }
+    if let device { wire.send(device, DataControlDeviceRequest.destroy) }
     device = nil
-    if let manager { wire.send(manager, 2) }
+    if let manager { wire.send(manager, DataControlManagerRequest.destroy) }
     manager = nil
   }
 }

@@ -30,7 +30,8 @@ public enum WaylandTextPaste {
     }
     guard let target = textTypes.first(where: types.contains) else { return false }
     let pipe = try PipeTransfer.makePipe()
-    connection.wire.send(offer, 0, [.string(target), .descriptor(pipe.write.rawValue)])  // receive
+    connection.wire.send(
+      offer, DataControlOfferRequest.receive, [.string(target), .descriptor(pipe.write.rawValue)])
     let flushed = Result { () throws(BackendError) in try connection.wire.flush() }
     try? pipe.write.close()
     try flushed.get()

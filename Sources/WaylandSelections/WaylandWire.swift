@@ -124,8 +124,14 @@ final class WaylandWire {
     case descriptor(Int32)
   }
 
-  /// Queues a request; ``flush()`` sends it.
-  func send(_ object: UInt32, _ opcode: UInt16, _ arguments: [Argument] = []) {
+  /// Queues `request`, named by its generated opcode (`WaylandProtocol.swift`), to `object`;
+  /// ``flush()`` sends it.
+  func send(_ object: UInt32, _ request: some WaylandOpcode, _ arguments: [Argument] = []) {
+    send(object, request.rawValue, arguments)
+  }
+
+  /// Queues the request of `opcode`; ``flush()`` sends it.
+  private func send(_ object: UInt32, _ opcode: UInt16, _ arguments: [Argument] = []) {
     var body: [UInt8] = []
     func word(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { body += $0 } }
     for argument in arguments {

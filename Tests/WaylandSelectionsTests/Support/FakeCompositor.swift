@@ -30,6 +30,8 @@ final class FakeCompositor: @unchecked Sendable {
   private var sources: [UInt32] = []
   private var requests: [(object: UInt32, opcode: UInt16)] = []
   private var closed = false
+  /// Whether the answering thread runs: then it alone closes the socket, as it ends.
+  private var answering = false
   private var written = 0
 
   /// The globals advertised, by name: the seat and the wlr manager.
@@ -101,27 +103,49 @@ final class FakeCompositor: @unchecked Sendable {
 
   /// Shuts the compositor's end for writing: the client reads the end of the stream.
   func hangUp() {
-    lock.withLock { _ = shutdown(socket, Int32(SHUT_WR)) }
+    lock.withLock {
+      guard !closed else { return }
+      _ = shutdown(socket, Int32(SHUT_WR))
+    }
   }
 
   /// Closes the compositor's end; the client end is the client's.
+  ///
+  /// While the answering thread runs, the end is shut down, which wakes the thread, and the
+  /// thread closes it as it ends: a descriptor closed under a thread still polling it may be
+  /// another test's socket pair a moment later, whose requests the thread would then read
+  /// and never answer (two tests' setups waited their whole minute so, in loaded runs).
   func close() {
     lock.withLock {
       guard !closed else { return }
       closed = true
-      _ = Glibc.close(socket)
+      if answering {
+        _ = shutdown(socket, Int32(SHUT_RDWR))
+      } else {
+        _ = Glibc.close(socket)
+      }
     }
   }
 
   // MARK: Answering
 
   private func startAnswering() {
-    DetachedThread.start(name: "fake-compositor") { [self] in
+    lock.withLock { answering = true }
+    let started = DetachedThread.start(name: "fake-compositor") { [self] in
+      defer {
+        lock.withLock {
+          closed = true
+          _ = Glibc.close(socket)
+        }
+      }
       var input: [UInt8] = []
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
       while !lock.withLock({ closed }) {
         var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, 100) >= 0 else { return }
+        guard poll(&entry, 1, 100) >= 0 else {
+          if errno == EINTR { continue }
+          return
+        }
         guard entry.revents != 0 else { continue }
         let count = cferry_test_receive(socket, &buffer, buffer.count)
         if count <= 0 {
@@ -137,6 +161,7 @@ final class FakeCompositor: @unchecked Sendable {
         }
       }
     }
+    if !started { lock.withLock { answering = false } }
   }
 
   /// Answers one request as sway would, as far as setup and `sync` go.
