@@ -128,7 +128,7 @@ let package = Package(
     .target(
       name: "WaylandSelections",
       dependencies: [
-        "CFerrySystem", "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+        "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
       ]),
 
     // The table of display servers (Wayland, X11) the broker and the tools consult: a new

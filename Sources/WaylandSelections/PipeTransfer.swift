@@ -1,13 +1,6 @@
-internal import CFerrySystem
 import FerrySystem
 import FoundationEssentials
 import SelectionBackend
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// The two ends of a Wayland transfer, a pipe between the owner and the reader, run on a
 /// thread of their own (never on the Wayland thread, which must keep dispatching: reading
@@ -35,24 +28,24 @@ enum PipeTransfer {
     throws(BackendError) -> Data
   {
     defer { try? descriptor.close() }
-    _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) | O_NONBLOCK)
+    try? descriptor.setNonBlocking()
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: defaultPipeSize)
     var triedEnlarging = false
     while true {
       // Read first and wait only when the pipe is empty (as in `copy(_:to:stepTimeout:what:)`).
-      let count = buffer.withUnsafeMutableBytes {
-        Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count)
+      let read = buffer.withUnsafeMutableBytes { bytes in
+        Result { () throws(Errno) in try descriptor.readAvailable(into: bytes) }
       }
-      if count == 0 { return data }
-      if count < 0 {
-        if errno == EINTR { continue }
-        guard errno == EAGAIN else {
-          throw .failed("cannot read \(what): \(String(cString: strerror(errno)))")
-        }
+      guard case .success(let available) = read else {
+        if case .failure(let error) = read { throw .failed("cannot read \(what): \(error)") }
+        return data
+      }
+      guard let count = available else {
         try wait(for: descriptor, stop: stop, stepTimeout: stepTimeout, what: what)
         continue
       }
+      if count == 0 { return data }
       guard data.count + count <= limit else { throw .tooLarge(limit: limit) }
       data.append(contentsOf: buffer[..<count])
       if count == defaultPipeSize && !triedEnlarging {
@@ -91,18 +84,18 @@ enum PipeTransfer {
   @discardableResult
   static func writeAll(_ data: Data, to descriptor: FileDescriptor, stepTimeout: Duration) -> Bool {
     defer { try? descriptor.close() }
-    _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) | O_NONBLOCK)
+    try? descriptor.setNonBlocking()
     let chunk =
       data.count > defaultPipeSize && enlarge(descriptor) ? largePipeSize : defaultPipeSize
     return data.withUnsafeBytes { bytes -> Bool in
       var offset = 0
       while offset < bytes.count {
         // Write first and wait only when the pipe is full.
-        let count = Glibc.write(
-          descriptor.rawValue, bytes.baseAddress! + offset, min(bytes.count - offset, chunk))
-        if count < 0 {
-          if errno == EINTR { continue }
-          guard errno == EAGAIN else { return false }  // EPIPE: the reader went away
+        let part = UnsafeRawBufferPointer(
+          rebasing: bytes[offset..<min(bytes.count, offset + chunk)])
+        let written = Result { () throws(Errno) in try descriptor.writeAvailable(from: part) }
+        guard case .success(let count) = written else { return false }  // EPIPE: reader gone
+        guard let count else {
           var entries = [PollEntry(descriptor, for: .writable)]
           guard let ready = try? Poll.wait(&entries, until: .now + stepTimeout), ready > 0 else {
             return false
@@ -133,7 +126,7 @@ enum PipeTransfer {
   ///   or it is not a pipe; the transfer goes on as it was).
   @discardableResult
   static func enlarge(_ pipe: FileDescriptor) -> Bool {
-    cferry_set_pipe_size(pipe.rawValue, Int32(largePipeSize)) >= largePipeSize
+    ((try? pipe.setPipeSize(atLeast: largePipeSize)) ?? 0) >= largePipeSize
   }
 }
 
@@ -153,41 +146,41 @@ extension PipeTransfer {
     throws(BackendError)
   {
     defer { try? input.close() }
-    _ = fcntl(input.rawValue, F_SETFL, fcntl(input.rawValue, F_GETFL) | O_NONBLOCK)
+    try? input.setNonBlocking()
     var buffer: UnsafeMutableRawBufferPointer?
     defer { buffer?.deallocate() }
     var splicing = true
     var triedEnlarging = false
     while true {
       // Move first and wait only when the pipe is empty: a fast owner keeps it full.
-      let count: Int
-      if splicing {
-        count = cferry_splice(input.rawValue, output.rawValue, 1 << 20)
-        if count < 0 && errno == EINVAL {
-          splicing = false
-          continue
+      let moved: Int?
+      do throws(Errno) {
+        if splicing {
+          do {
+            moved = try input.splice(to: output, length: 1 << 20)
+          } catch .invalidArgument {
+            splicing = false  // a terminal: read and written instead
+            continue
+          }
+        } else {
+          if buffer == nil {
+            buffer = .allocate(byteCount: 1 << 20, alignment: 4096)
+          }
+          moved = try input.readAvailable(into: buffer!)
         }
-      } else {
-        if buffer == nil {
-          buffer = .allocate(byteCount: 1 << 20, alignment: 4096)
-        }
-        count = Glibc.read(input.rawValue, buffer!.baseAddress, buffer!.count)
+      } catch {
+        throw splicing && error != .badFileDescriptor
+          ? .failed("cannot write the output: \(error)")
+          : .failed("cannot read \(what): \(error)")
+      }
+      guard let count = moved else {
+        try waitForRoomOrBytes(input, output, stepTimeout: stepTimeout, what: what)
+        continue
       }
       if count == 0 { return }
       if count >= defaultPipeSize && !triedEnlarging {
         triedEnlarging = true
         enlarge(input)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        guard errno == EAGAIN else {
-          let reason = String(cString: strerror(errno))
-          throw splicing && errno != EBADF
-            ? .failed("cannot write the output: \(reason)")
-            : .failed("cannot read \(what): \(reason)")
-        }
-        try waitForRoomOrBytes(input, output, stepTimeout: stepTimeout, what: what)
-        continue
       }
       if !splicing {
         do {
@@ -221,17 +214,16 @@ extension PipeTransfer {
   ///
   /// - Returns: How many bytes were written; `nil` when the reader has gone (`EPIPE`).
   static func writeNow(_ data: Data, to descriptor: FileDescriptor) -> Int? {
-    _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) | O_NONBLOCK)
+    try? descriptor.setNonBlocking()
     return data.withUnsafeBytes { bytes -> Int? in
       var offset = 0
       while offset < bytes.count {
-        let count = Glibc.write(
-          descriptor.rawValue, bytes.baseAddress! + offset, bytes.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return errno == EAGAIN ? offset : nil
+        let part = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+        switch Result(catching: { () throws(Errno) in try descriptor.writeAvailable(from: part) }) {
+        case .success(let count?): offset += count
+        case .success(nil): return offset  // full
+        case .failure: return nil  // EPIPE: the reader went away
         }
-        offset += count
       }
       return offset
     }

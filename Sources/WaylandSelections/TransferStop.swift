@@ -1,12 +1,6 @@
 import FerrySystem
 import SelectionBackend
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A way to stop a pipe transfer that waits on its own thread: a pipe whose reading end the
 /// transfer polls beside its data, and a byte written to it when the task that waits for the
 /// transfer is cancelled (a newer owner superseded the capture, or its time budget ran out).
@@ -32,7 +26,7 @@ final class TransferStop: Sendable {
     ends.withLock { ends in
       guard let write = ends?.write else { return }
       var one: UInt8 = 1
-      _ = Glibc.write(write.rawValue, &one, 1)
+      _ = withUnsafeBytes(of: &one) { try? write.writeAvailable(from: $0) }
     }
   }
 

@@ -2,12 +2,6 @@ import FerrySystem
 import FoundationEssentials
 import SelectionBackend
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension WaylandConnection {
   /// Handles every whole event that has arrived.
   ///

@@ -2,12 +2,6 @@ import FerrySystem
 import FoundationEssentials
 import SelectionBackend
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// One connection to a Wayland compositor's data-control protocol, and the thread that is
 /// the only one to touch it.
 ///
@@ -22,8 +16,8 @@ final class WaylandConnection: @unchecked Sendable {
   let state: WaylandState
   /// How long a reader of Ferry's sources may take for each chunk.
   let servingStepTimeout: Duration
-  /// A pipe whose reading end the thread polls beside the socket: a byte wakes it for jobs.
-  private let wake: (read: FileDescriptor, write: FileDescriptor)
+  /// What the thread polls beside the socket: a wake-up comes with each job.
+  private let wakeUp: WakeUpPipe
   /// Jobs for the thread, and whether it has ended (jobs then run at once, and fail).
   private let jobs = TrackedMutex<(queue: [@Sendable (WaylandConnection) -> Void], ended: Bool)>(
     ([], false))
@@ -76,12 +70,13 @@ final class WaylandConnection: @unchecked Sendable {
     self.servingStepTimeout = servingStepTimeout
     self.wire = wire
     state = WaylandState(marker: FerryMarker.name)
-    wake = try PipeTransfer.makePipe()
-    for end in [wake.read, wake.write] {
-      _ = fcntl(end.rawValue, F_SETFL, fcntl(end.rawValue, F_GETFL) | O_NONBLOCK)
+    do {
+      wakeUp = try WakeUpPipe()
+    } catch {
+      throw .failed("cannot make a pipe: \(error)")
     }
     try setUp()
-    signal(SIGPIPE, SIG_IGN)
+    ProcessEnvironment.ignoreBrokenPipes()
     guard startsThread else { return }
     let started = DetachedThread.start(name: "ferry-wayland") { [self] in run() }
     guard started else { throw .failed("cannot start the Wayland thread") }
@@ -91,10 +86,7 @@ final class WaylandConnection: @unchecked Sendable {
   /// the socket's end — or `nil` while it lasts (and after ``close()``).
   var failure: String? { ending.withLock { $0 } }
 
-  deinit {
-    try? wake.read.close()
-    try? wake.write.close()
-  }
+  deinit { wakeUp.close() }
 
   /// Binds what the registry announces, then the data device, and waits for the current
   /// selections: all on the calling thread, before the Wayland thread exists.
@@ -189,8 +181,7 @@ final class WaylandConnection: @unchecked Sendable {
       return jobs.ended
     }
     guard !ended else { return job(self) }  // the state is no longer touched by the thread
-    var one: UInt8 = 1
-    _ = Glibc.write(wake.write.rawValue, &one, 1)
+    wakeUp.wake()
   }
 
   /// The jobs queued so far, taken off the queue; with `ending`, no more are queued.
@@ -208,17 +199,14 @@ final class WaylandConnection: @unchecked Sendable {
     while !state.closing && !state.lost {
       var entries = [
         PollEntry(wire.socket, for: wire.hasOutput ? [.readable, .writable] : .readable),
-        PollEntry(wake.read, for: .readable),
+        PollEntry(wakeUp.readEnd, for: .readable),
       ]
       _ = try? Poll.wait(&entries, until: nil)
       if entries[0].isReady {
         readEvents()
         if state.lost { break }
       }
-      if entries[1].isReady {
-        var drained = [UInt8](repeating: 0, count: 256)
-        _ = Glibc.read(wake.read.rawValue, &drained, drained.count)
-      }
+      if entries[1].isReady { wakeUp.drain() }
       for job in takeJobs() { job(self) }
       do {
         try wire.flush()

@@ -1,13 +1,6 @@
-internal import CFerrySystem
 import FerrySystem
 import FoundationEssentials
 import SelectionBackend
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// A Wayland client connection that speaks the wire protocol itself: messages of 32-bit
 /// words on a Unix socket, descriptors passed beside them (SCM_RIGHTS).
@@ -34,7 +27,7 @@ final class WaylandWire {
   /// Connects to the compositor `name`: a socket path when absolute, else a name in
   /// `$XDG_RUNTIME_DIR`; `nil` is `$WAYLAND_DISPLAY`, or `wayland-0`.
   convenience init(name: String?) throws(BackendError) {
-    let environment = { (key: String) in getenv(key).map { String(cString: $0) } }
+    let environment = ProcessEnvironment.value(of:)
     let display = name ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
     let path: String
     if display.hasPrefix("/") {
@@ -46,36 +39,21 @@ final class WaylandWire {
       }
       path = runtime + "/" + display
     }
-    let descriptor = Glibc.socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw .cannotConnect("cannot make a socket: \(String(cString: strerror(errno)))")
-    }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-      Glibc.close(descriptor)
+    let socket: FileDescriptor
+    do {
+      socket = try FileDescriptor.connectedUnixStream(path: path)
+    } catch .fileNameTooLong {
       throw .cannotConnect("cannot connect to the Wayland display \(display): the path is too long")
+    } catch {
+      throw .cannotConnect("cannot connect to the Wayland display \(display): \(error)")
     }
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard connected == 0 else {
-      let reason = String(cString: strerror(errno))
-      Glibc.close(descriptor)
-      throw .cannotConnect("cannot connect to the Wayland display \(display): \(reason)")
-    }
-    self.init(connectedTo: FileDescriptor(rawValue: descriptor))
+    self.init(connectedTo: socket)
   }
 
   /// Speaks the protocol on `socket`, a stream socket already connected to a compositor (or
   /// to a test playing one); the wire owns it from now on, and makes it non-blocking.
   init(connectedTo socket: FileDescriptor) {
-    _ = fcntl(socket.rawValue, F_SETFL, fcntl(socket.rawValue, F_GETFL) | O_NONBLOCK)
+    try? socket.setNonBlocking()
     self.socket = socket
   }
 
@@ -89,7 +67,9 @@ final class WaylandWire {
     guard isOpen else { return }
     isOpen = false
     try? socket.close()
-    (decoder.takeDescriptors() + outputDescriptors).forEach { _ = Glibc.close($0) }
+    for descriptor in decoder.takeDescriptors() + outputDescriptors {
+      try? FileDescriptor(rawValue: descriptor).close()
+    }
     outputDescriptors = []
   }
 
@@ -145,8 +125,9 @@ final class WaylandWire {
         body += bytes
         body += [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4)
       case .descriptor(let descriptor):
-        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        if copy >= 0 { outputDescriptors.append(copy) }
+        if let copy = try? FileDescriptor(rawValue: descriptor).duplicateCloseOnExec() {
+          outputDescriptors.append(copy.rawValue)
+        }
       }
     }
     withUnsafeBytes(of: object.littleEndian) { output += $0 }
@@ -166,19 +147,13 @@ final class WaylandWire {
     while !output.isEmpty {
       let descriptors = outputDescriptors
       // Descriptors go with the first bytes they belong to; a partial send keeps the rest.
-      let sent = output.withUnsafeBytes { bytes in
-        descriptors.withUnsafeBufferPointer { fds in
-          cferry_send_with_descriptors(
-            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress, Int32(fds.count)
-          )
-        }
+      let attempt = output.withUnsafeBytes { bytes in
+        Result { () throws(Errno) in try socket.sendMessage(bytes, descriptors: descriptors) }
       }
-      if sent < 0 {
-        if errno == EINTR { continue }
-        if errno == EAGAIN { return }
-        throw .connectionLost
-      }
-      descriptors.forEach { _ = Glibc.close($0) }  // the kernel sent duplicates of its own
+      guard case .success(let count) = attempt else { throw .connectionLost }
+      guard let sent = count else { return }  // full: the thread waits until it takes more
+      // The kernel sent duplicates of its own.
+      for descriptor in descriptors { try? FileDescriptor(rawValue: descriptor).close() }
       outputDescriptors = []
       output.removeFirst(sent)
     }
@@ -200,20 +175,14 @@ final class WaylandWire {
     var descriptors = [Int32](repeating: -1, count: 28)
     var read = 0
     while read < Self.maximumRead {
-      var received: Int32 = 0
-      let count = readBuffer.withUnsafeMutableBytes { bytes in
-        descriptors.withUnsafeMutableBufferPointer { fds in
-          cferry_receive_with_descriptors(
-            socket.rawValue, bytes.baseAddress, UInt(bytes.count), fds.baseAddress,
-            Int32(fds.count), &received)
+      let attempt = readBuffer.withUnsafeMutableBytes { bytes in
+        Result { () throws(Errno) in
+          try socket.receiveMessage(into: bytes, descriptors: &descriptors)
         }
       }
-      if count < 0 {
-        if errno == EINTR { continue }
-        if errno == EAGAIN { return true }
-        throw .connectionLost
-      }
-      decoder.feed(readBuffer[..<count], descriptors: Array(descriptors[..<Int(received)]))
+      guard case .success(let message) = attempt else { throw .connectionLost }
+      guard let (count, received) = message else { return true }  // all of it read
+      decoder.feed(readBuffer[..<count], descriptors: Array(descriptors[..<received]))
       if count == 0 { return read > 0 }  // the end: after what came before it is handled
       read += count
     }

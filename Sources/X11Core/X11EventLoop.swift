@@ -37,9 +37,8 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   }
 
   private let shared = TrackedMutex(Shared())
-  /// A pipe: a byte written to `wakeWriter` wakes the thread from poll(2).
-  private let wakeDescriptor: FileDescriptor
-  private let wakeWriter: FileDescriptor
+  /// What wakes the thread from poll(2) (the same pipe as the Wayland connection's).
+  private let wakeUp: WakeUpPipe
   /// Signalled when the thread has ended (and left signalled).
   private let finished = DispatchSemaphore(value: 0)
   private let xThread = TrackedMutex<pthread_t?>(nil)
@@ -56,7 +55,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
     display: String?,
     makeSession: @escaping @Sendable (X11Connection, X11EventLoop<Session>) throws -> Session
   ) throws {
-    (wakeDescriptor, wakeWriter) = try Self.wakePipe()
+    wakeUp = try Self.wakePipe()
     lostInsideXlib = nil
     let opened = TrackedMutex<Result<Void, X11Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
@@ -101,17 +100,14 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call,
   ///     which Xlib does not return from.
   public init(onCallingThread: Void, lostInsideXlib: @escaping @Sendable () -> Never) throws {
-    (wakeDescriptor, wakeWriter) = try Self.wakePipe()
+    wakeUp = try Self.wakePipe()
     self.lostInsideXlib = lostInsideXlib
     xThread.withLock { $0 = pthread_self() }
   }
 
-  private static func wakePipe() throws(X11Error) -> (FileDescriptor, FileDescriptor) {
+  private static func wakePipe() throws(X11Error) -> WakeUpPipe {
     do throws(Errno) {
-      let (reader, writer) = try FileDescriptor.closeOnExecPipe()
-      try reader.setNonBlocking()
-      try writer.setNonBlocking()
-      return (reader, writer)
+      return try WakeUpPipe()
     } catch {
       throw X11Error.cannotOpenDisplay("(no pipe: \(error))")
     }
@@ -158,10 +154,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   /// any more: closing it when the thread ends let a later `stop()` (from `X11Display`'s
   /// deinit after `close()`) write its byte into whatever reused the descriptor number, such
   /// as another display's X socket, corrupting that connection's request stream.
-  deinit {
-    try? wakeDescriptor.close()
-    try? wakeWriter.close()
-  }
+  deinit { wakeUp.close() }
 
   /// Runs `job` on the X thread, soon; nothing runs once the connection is lost.
   public func submit(_ job: @escaping Job) {
@@ -236,9 +229,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
     if finished.wait(timeout: .now() + 2) == .success { finished.signal() }
   }
 
-  private func wake() {
-    _ = try? wakeWriter.writeAll([UInt8(1)])
-  }
+  private func wake() { wakeUp.wake() }
 
   /// The X thread's end when Xlib found the connection dead inside a call: tells everyone
   /// waiting, and that the thread is gone. Called on the X thread just before it exits
@@ -264,7 +255,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   private func run(_ session: Session, until isDone: () -> Bool = { false }) {
     var entries = [
       PollEntry(FileDescriptor(rawValue: session.connection.fileDescriptor), for: .readable),
-      PollEntry(wakeDescriptor, for: .readable),
+      PollEntry(wakeUp.readEnd, for: .readable),
     ]
     while true {
       let (jobs, stopping) = shared.withLock { shared -> ([Job], Bool) in
@@ -292,10 +283,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
         connectionLost()
         return
       }
-      if entries[1].returned.contains(.readable) {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while (try? drain.withUnsafeMutableBytes { try wakeDescriptor.read(into: $0) }) ?? 0 > 0 {}
-      }
+      if entries[1].returned.contains(.readable) { wakeUp.drain() }
     }
     session.failEverything(with: .connectionLost)
     connectionLost()
