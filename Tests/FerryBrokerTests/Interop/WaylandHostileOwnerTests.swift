@@ -84,7 +84,24 @@ import Testing
   /// `ferry status` still says the display is bridged. A new connection that mirrored
   /// nothing heard no later copy in 6 runs of 10 on this machine (nor did a `wl-paste
   /// --watch` started beside it), until it next spoke to the compositor.
+  ///
+  /// Under ThreadSanitizer the run is a known issue, intermittent: the instrumented broker
+  /// reads the 900 KB more slowly than sway writes it, so sway drops every connection it
+  /// makes while the hostile copy is current (2026-12-02: attempt 15 of 15 "closed the
+  /// connection as Ferry set up"; wl-copy, beside the loaded machine, was dropped 4 times
+  /// in 5). That is sway 1.7's rule for slow clients, not a fault ThreadSanitizer found:
+  /// it reported nothing, and the test passes in the ordinary build, also beside
+  /// `stress-ng --cpu 2`.
   @Test func anOwnerOfTwentyThousandTypesCostsOneCopy() async throws {
+    guard SanitizedRun.sanitizer == "thread" else { return try await twentyThousandTypes() }
+    await withKnownIssue(
+      "sway 1.7 drops a client slower than its 900 KB of offers", isIntermittent: true
+    ) {
+      try await twentyThousandTypes()
+    }
+  }
+
+  private func twentyThousandTypes() async throws {
     let run = try await WaylandHostileRun.start(
       "many-types", types: 20000, requiringReady: false, in: session)
     _ = await Deadline.wait(for: .seconds(20)) {
