@@ -272,8 +272,8 @@ if Context.environment["FERRY_FUZZ_BUILD"] != nil {
     .executableTarget(
       name: "FerryFuzz",
       dependencies: [
-        "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "X11Selections",
-        "FerryConfiguration", "ImageConversion", "WaylandSelections",
+        "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "SelectionBackend",
+        "X11Selections", "FerryConfiguration", "ImageConversion", "WaylandSelections",
       ],
       path: "Fuzz/FerryFuzz")
   ]

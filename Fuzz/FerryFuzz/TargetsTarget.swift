@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SelectionBackend
 import UniformTypeIdentifiers
 import X11Selections
 
@@ -11,22 +12,22 @@ let targetsTarget = FuzzTarget(name: "targets") { bytes in
     String(decoding: $0, as: UTF8.self)
   }
   if names.count > 64 { names += Array(repeating: names[63], count: 600) }  // past maximumTargets
-  let offer = SelectionOffer(selection: .clipboard, advertised: names)
+  let offer = OwnerOffer(selection: .clipboard, advertised: names)
 
-  let limit = SelectionOffer.maximumTargets
+  let limit = OwnerOffer.maximumTargets
   require(
     Array(offer.advertised.prefix(limit)) == Array(names.prefix(limit)),
     "the first \(limit) names are not kept in order")
   require(
-    offer.advertised.dropFirst(limit).allSatisfy(SelectionOffer.wellKnownTargets.contains),
+    offer.advertised.dropFirst(limit).allSatisfy(OwnerOffer.wellKnownTargets.contains),
     "a name past the limit kept that is not well known")
   var position = offer.advertised.startIndex
   var types = Set<UTType>()
   for target in offer.targets {
     require(
-      !SelectionOffer.metaTargets.contains(target.name),
+      !OwnerOffer.metaTargets.contains(target.name),
       "meta target \(target.name) offered as data")
-    require(target.name != SelectionOffer.concealedHint, "the password hint offered as data")
+    require(target.name != OwnerOffer.concealedHint, "the password hint offered as data")
     require(types.insert(target.type).inserted, "two targets of type \(target.type.identifier)")
     guard let found = offer.advertised[position...].firstIndex(of: target.name) else {
       require(
@@ -48,7 +49,7 @@ let targetsTarget = FuzzTarget(name: "targets") { bytes in
   let chosen = offer.targets(named: asked)
   var chosenTypes = Set<UTType>()
   for target in chosen {
-    require(!SelectionOffer.metaTargets.contains(target.name), "meta target \(target.name) chosen")
+    require(!OwnerOffer.metaTargets.contains(target.name), "meta target \(target.name) chosen")
     require(asked.contains(target.name), "\(target.name) chosen but not asked for")
     require(
       chosenTypes.insert(target.type).inserted,

@@ -35,15 +35,19 @@ public struct OwnerOffer: Sendable, Equatable {
   /// The owner that made the offer, when the backend knows it: a capture of the offer asks
   /// nothing of a later owner.
   public var owner: OwnerToken?
+  /// The display server's name for the selection when the backend reads selections beyond
+  /// the roles (X11: any atom a program names); `nil`: the role's.
+  public var selectionName: String?
 
   /// Creates an offer; `essentialTargets` defaults to all of `targets`, `advertised` to
   /// their names.
   public init(
     role: SelectionRole, targets: [Target], essentialTargets: [Target]? = nil,
     isConcealed: Bool = false,
-    advertised: [String]? = nil, owner: OwnerToken? = nil
+    advertised: [String]? = nil, owner: OwnerToken? = nil, selectionName: String? = nil
   ) {
     self.owner = owner
+    self.selectionName = selectionName
     self.role = role
     self.targets = targets
     self.essentialTargets = essentialTargets ?? targets

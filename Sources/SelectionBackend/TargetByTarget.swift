@@ -17,6 +17,14 @@ public typealias TargetStreamer =
   @Sendable (_ role: SelectionRole, _ target: String, _ descriptor: Int32)
   async throws(BackendError) -> Void
 
+/// Reads one target of the owner that made an offer, on request: to a file of `spool` as it
+/// arrives when there is one, else into memory. What
+/// ``OfferCapture/item(readingTheRestBy:stepTimeout:)`` reads the targets a capture holds no
+/// data for with; a step that times out throws ``BackendError/timedOut(_:)``.
+public typealias OfferTargetReader =
+  @Sendable (_ target: OwnerOffer.Target, _ spool: ConversionSpool?) async throws ->
+  PasteboardPayload
+
 extension OfferCapture {
   /// Captures `targets` of `offer` one after the other within `budget` bytes: a target that
   /// fails gets the reason and no data; a timeout, a gone owner or a replaced one ends the
@@ -55,7 +63,24 @@ extension OfferCapture {
     streamingWith stream: @escaping TargetStreamer, stepTimeout: Duration
   ) -> PasteboardItem {
     let role = offer.role
-    return PasteboardItem(
+    return item(
+      readingTheRestBy: { target, spool in
+        guard let spool else { return .data(try await read(role, target.name, .max)) }
+        return try await spool.payload { descriptor in
+          try await stream(role, target.name, descriptor)
+        }
+      }, stepTimeout: stepTimeout)
+  }
+
+  /// An item of the captured data that reads every other target with `read` on request,
+  /// while it lives: what a backend whose reads are its own (X11's, which decode text) makes
+  /// its lazy items with. A read that throws ``BackendError/timedOut(_:)`` fails with
+  /// `PasteboardError.providerTimedOut`: the owner's silence is the provider's timeout, not
+  /// its failure (the broker answers `timeout`, as pbpaste does without one).
+  public func item(readingTheRestBy read: @escaping OfferTargetReader, stepTimeout: Duration)
+    -> PasteboardItem
+  {
+    PasteboardItem(
       representations: entries.map { entry in
         if let data = entry.data { return .data(data, type: entry.target.type) }
         let target = entry.target
@@ -63,10 +88,7 @@ extension OfferCapture {
           target.type, timeLimit: .seconds(3600),
           spooling: { spool in
             do {
-              guard let spool else { return .data(try await read(role, target.name, .max)) }
-              return try await spool.payload { descriptor in
-                try await stream(role, target.name, descriptor)
-              }
+              return try await read(target, spool)
             } catch BackendError.timedOut {
               let (seconds, attoseconds) = stepTimeout.components
               throw PasteboardError.providerTimedOut(

@@ -2,6 +2,7 @@ import Dispatch
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
+import SelectionBackend
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)
@@ -202,8 +203,8 @@ public final class X11Display: Sendable {
   }
 
   /// The targets the owner of `selection` offers, in its order, each once: the first
-  /// ``SelectionOffer/maximumTargets`` of them, and past those the
-  /// ``SelectionOffer/wellKnownTargets`` only.
+  /// `OwnerOffer.maximumTargets` of them, and past those the `OwnerOffer.wellKnownTargets`
+  /// only.
   ///
   /// - Throws: As ``read(_:target:into:stepTimeout:byteLimit:)``.
   public func targets(of selection: Selection, stepTimeout: Duration = defaultStepTimeout)
@@ -221,14 +222,14 @@ public final class X11Display: Sendable {
     let reply = try await read(
       selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
     let names = try await loop.perform { session in
-      let wellKnown = Set(session.connection.atoms(SelectionOffer.wellKnownTargets))
+      let wellKnown = Set(session.connection.atoms(OwnerOffer.wellKnownTargets))
       var seen = Set<XAtom>()
       var atoms: [XAtom] = []
       reply.data.withUnsafeBytes { raw in
         for index in 0..<(reply.data.count / 4) {
           let atom = XAtom(rawValue: UInt(raw.load(fromByteOffset: index * 4, as: UInt32.self)))
           guard atom != .none,
-            atoms.count < SelectionOffer.maximumTargets || wellKnown.contains(atom)
+            atoms.count < OwnerOffer.maximumTargets || wellKnown.contains(atom)
           else { continue }
           if seen.insert(atom).inserted { atoms.append(atom) }
         }

@@ -14,9 +14,7 @@ struct X11ClipboardManager: ClipboardManagerHandOver {
           await save(
             SaveRequest { offer in
               guard let names else { return offer.essentialTargets }
-              return SelectionOffer(offer).targets(named: names).map {
-                OwnerOffer.Target(name: $0.name, type: $0.type)
-              }
+              return offer.targets(named: names)
             })
         },
         onLost: onLost)

@@ -45,28 +45,3 @@ extension BackendError {
     }
   }
 }
-
-extension OwnerOffer {
-  /// The seam's view of an X11 offer.
-  init(_ offer: SelectionOffer) {
-    let role = SelectionRole(offer.selection) ?? .clipboard
-    self.init(
-      role: role, targets: offer.targets.map { Target(name: $0.name, type: $0.type) },
-      essentialTargets: offer.essentialTargets.map { Target(name: $0.name, type: $0.type) },
-      isConcealed: offer.isConcealed, advertised: offer.advertised,
-      owner: offer.owner.map { OwnerToken($0.window, time: $0.since) })
-  }
-}
-
-extension SelectionOffer {
-  /// The X11 offer behind a seam offer: the same targets, listed again.
-  init(_ offer: OwnerOffer) {
-    self.init(
-      selection: offer.role.selection, advertised: offer.advertised,
-      owner: offer.owner.map {
-        SelectionOwnership(
-          window: XWindow(rawValue: UInt($0.owner)),
-          since: XTimestamp(rawValue: UInt($0.generation)))
-      })
-  }
-}

@@ -83,7 +83,7 @@ public final class X11SelectionBackend: SelectionBackend {
     -> OwnerOffer
   {
     do {
-      return OwnerOffer(try await display.offer(of: role.selection, stepTimeout: stepTimeout))
+      return try await display.offer(of: role.selection, stepTimeout: stepTimeout)
     } catch {
       throw BackendError(error, role: role)
     }
@@ -92,32 +92,13 @@ public final class X11SelectionBackend: SelectionBackend {
   public func capture(
     _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, stepTimeout: Duration
   ) async -> OfferCapture {
-    let x11Offer = SelectionOffer(offer)
-    let wanted = targets.map { SelectionOffer.Target(name: $0.name, type: $0.type) }
-    let capture = await display.capture(
-      x11Offer, targets: wanted, budget: budget, stepTimeout: stepTimeout)
-    return OfferCapture(
-      offer: offer,
-      entries: capture.entries.map { entry in
-        OfferCapture.Entry(
-          target: OwnerOffer.Target(name: entry.target.name, type: entry.target.type),
-          data: entry.data,
-          failure: entry.failure.map { BackendError($0, role: offer.role) })
-      })
+    await display.capture(offer, targets: targets, budget: budget, stepTimeout: stepTimeout)
   }
 
   public func item(_ capture: OfferCapture, readingTheRestWithin stepTimeout: Duration)
     -> PasteboardItem
   {
-    SelectionCapture(
-      offer: SelectionOffer(capture.offer),
-      entries: capture.entries.map { entry in
-        SelectionCapture.Entry(
-          target: SelectionOffer.Target(name: entry.target.name, type: entry.target.type),
-          data: entry.data)
-      }
-    )
-    .item(readingTheRestFrom: display, stepTimeout: stepTimeout)
+    capture.item(readingTheRestFrom: display, stepTimeout: stepTimeout)
   }
 
   public func read(

@@ -1,6 +1,7 @@
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
+import SelectionBackend
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)
@@ -53,7 +54,7 @@ package final class DropTarget {
     let atoms = session.connection.atoms
     vocabulary = XdndVocabulary(atoms)
     let ignored = session.connection.atoms(
-      Array(SelectionOffer.metaTargets) + ["XdndDirectSave0", "application/x-rootwindow-drop"])
+      Array(OwnerOffer.metaTargets) + ["XdndDirectSave0", "application/x-rootwindow-drop"])
     machine = DropTargetSession(ignoredTypes: Set(ignored))
     // XdndAware holds the version as a number, though its type is ATOM.
     session.connection.setProperty(of: window, atoms[.xdndAware], type: .atom, values: [UInt(5)])
@@ -141,11 +142,11 @@ package final class DropTarget {
     let connection = session.connection
     let wanted = Set(connection.names(types).compactMap { $0 })
     let offered = connection.names(offeredTypes).compactMap { $0 }
-    let offer = SelectionOffer(selection: .xdnd, advertised: offered)
+    let offer = OwnerOffer(selection: .xdnd, advertised: offered)
     // Every wanted target is read, two of one type too: a drop reports what each carried.
     let targets = offered.filter(wanted.contains).compactMap { name in
       UTType(tag: name, tagClass: .x11Target, conformingTo: nil).map {
-        SelectionOffer.Target(name: name, type: $0)
+        OwnerOffer.Target(name: name, type: $0)
       }
     }
     let loop = session.loop

@@ -1,18 +1,19 @@
 import FoundationEssentials
+import SelectionBackend
 
 extension SelectionLoop {
   /// Copies `targets` of `offer` within `budget` bytes in all; see
   /// ``X11Display/capture(_:targets:budget:stepTimeout:)``.
   ///
-  /// An owner that converts `MULTIPLE` (``SelectionOffer/convertsMultiple``) is asked for
-  /// every target in one request when there is more than one; the targets that request
-  /// leaves unanswered (the owner refused it, never
-  /// answered it, or answered it with a list that is not the one asked for) are then asked
-  /// for one by one, as they are of an owner that does not list it.
+  /// An owner that converts `MULTIPLE` (``SelectionBackend/OwnerOffer/convertsMultiple``) is
+  /// asked for every target in one request when there is more than one; the targets that
+  /// request leaves unanswered (the owner refused it, never answered it, or answered it with a
+  /// list that is not the one asked for) are then asked for one by one, as they are of an
+  /// owner that does not list it.
   func capture(
-    _ offer: SelectionOffer, targets: [SelectionOffer.Target], budget: Int, stepTimeout: Duration
-  ) async -> SelectionCapture {
-    var entries = targets.map { SelectionCapture.Entry(target: $0) }
+    _ offer: OwnerOffer, targets: [OwnerOffer.Target], budget: Int, stepTimeout: Duration
+  ) async -> OfferCapture {
+    var entries = targets.map { OfferCapture.Entry(target: $0) }
     var remaining = budget
     var single = Array(entries.indices)
     if budget > 0, targets.count > 1, offer.convertsMultiple, !Task.isCancelled {
@@ -27,21 +28,21 @@ extension SelectionLoop {
         let data = try await read(
           entries[index].target, of: offer.selection, stepTimeout: stepTimeout,
           byteLimit: remaining,
-          expectedOwner: offer.owner)
+          expectedOwner: offer.ownership)
         entries[index].data = data
         remaining -= data.count
       } catch {
-        record(error, in: &entries[index], remaining: &remaining)
+        record(error, in: &entries[index], role: offer.role, remaining: &remaining)
       }
     }
-    return SelectionCapture(offer: offer, entries: entries)
+    return OfferCapture(offer: offer, entries: entries)
   }
 
   /// Reads `entries`' targets in one `MULTIPLE` request.
   ///
   /// - Returns: The entries to ask for one by one.
   private func captureInOneRequest(
-    _ offer: SelectionOffer, into entries: inout [SelectionCapture.Entry], remaining: inout Int,
+    _ offer: OwnerOffer, into entries: inout [OfferCapture.Entry], remaining: inout Int,
     stepTimeout: Duration
   ) async -> [Int] {
     let targets = entries.map(\.target)
@@ -49,7 +50,7 @@ extension SelectionLoop {
     do {
       result = try await readMultiple(
         offer.selection, targets: targets.map(\.name), stepTimeout: stepTimeout, budget: remaining,
-        expectedOwner: offer.owner)
+        expectedOwner: offer.ownership)
     } catch {
       return Array(entries.indices)  // no owner, or no connection: the first single request says so
     }
@@ -62,10 +63,10 @@ extension SelectionLoop {
           entries[index].data = data
           remaining -= data.count
         } catch {
-          record(error, in: &entries[index], remaining: &remaining)
+          record(error, in: &entries[index], role: offer.role, remaining: &remaining)
         }
       case .failed(let error):
-        record(error, in: &entries[index], remaining: &remaining)
+        record(error, in: &entries[index], role: offer.role, remaining: &remaining)
       case .notRead:
         break
       case .unanswered:
@@ -75,12 +76,14 @@ extension SelectionLoop {
     return single
   }
 
-  /// Records why `entry` has no data; a failure that ends the capture spends what is left.
+  /// Records why `entry` has no data, on the seam for `role`; a failure that ends the capture
+  /// spends what is left.
   private func record(
-    _ error: any Error, in entry: inout SelectionCapture.Entry, remaining: inout Int
+    _ error: any Error, in entry: inout OfferCapture.Entry, role: SelectionRole,
+    remaining: inout Int
   ) {
     let failure = error as? X11Error ?? .malformedReply("\(error)")
-    entry.failure = failure
+    entry.failure = BackendError(failure, role: role)
     if failure.endsCapture { remaining = 0 }  // an owner that hangs on one target hangs on the rest
   }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Pasteboard
+import SelectionBackend
 
 extension SelectionLoop {
   /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the
@@ -50,7 +51,7 @@ extension SelectionLoop {
   /// Reads one target and returns its data for its type: compound text and (unless the type
   /// is Latin-1 itself) `STRING` are decoded to UTF-8.
   func read(
-    _ target: SelectionOffer.Target, of selection: Selection, stepTimeout: Duration,
+    _ target: OwnerOffer.Target, of selection: Selection, stepTimeout: Duration,
     byteLimit: Int?,
     expectedOwner: SelectionOwnership? = nil
   ) async throws -> Data {
@@ -70,7 +71,7 @@ extension SelectionLoop {
   /// memory: owners send UTF-8 for UTF-8 targets, and the few that answer with another
   /// encoding send short texts.
   func read(
-    _ target: SelectionOffer.Target, of selection: Selection, spoolingTo spool: ConversionSpool,
+    _ target: OwnerOffer.Target, of selection: Selection, spoolingTo spool: ConversionSpool,
     stepTimeout: Duration, expectedOwner: SelectionOwnership? = nil
   ) async throws -> PasteboardPayload {
     var reply: SelectionData?
@@ -86,13 +87,13 @@ extension SelectionLoop {
 
   /// Whether a reply's bytes are text in another encoding than `target`'s type says:
   /// compound text, or `STRING` (Latin-1) for a type that is not Latin-1.
-  static func needsDecoding(_ reply: SelectionData, for target: SelectionOffer.Target) -> Bool {
+  static func needsDecoding(_ reply: SelectionData, for target: OwnerOffer.Target) -> Bool {
     reply.type == "COMPOUND_TEXT" || (reply.type == "STRING" && target.type != .latin1PlainText)
   }
 
   /// A reply's data for `target`'s type: compound text and (unless the type is Latin-1
   /// itself) `STRING` decoded to UTF-8.
-  func data(of reply: SelectionData, for target: SelectionOffer.Target) async throws -> Data {
+  func data(of reply: SelectionData, for target: OwnerOffer.Target) async throws -> Data {
     if Self.needsDecoding(reply, for: target) {
       return Data(try await decodeText(reply).utf8)
     }

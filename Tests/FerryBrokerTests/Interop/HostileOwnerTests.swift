@@ -55,7 +55,7 @@ import Testing
   }
 
   /// How fast the list is taken in is not timed here (it took 4.2 s before the list was cut
-  /// at 512 targets, which `SelectionOfferTests` checks): the copy made meanwhile wins.
+  /// at 512 targets, which `OwnerOfferX11Tests` checks): the copy made meanwhile wins.
   @Test func aCopyMadeWhileTheBrokerTakesInHundredThousandTargetsReplacesThem() async throws {
     // Interning 100,000 atoms takes the owner seconds on a busy machine.
     let run = try await HostileRun.start(

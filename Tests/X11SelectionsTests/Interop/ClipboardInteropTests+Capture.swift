@@ -1,5 +1,6 @@
 import FerryTestSupport
 import Foundation
+import SelectionBackend
 import Testing
 import UniformTypeIdentifiers
 import X11Selections
@@ -65,7 +66,7 @@ extension ClipboardInteropTests {
       #expect(capture.isComplete)
       #expect(
         capture.entries.first?.target
-          == SelectionOffer.Target(name: "UTF8_STRING", type: .utf8PlainText))
+          == OwnerOffer.Target(name: "UTF8_STRING", type: .utf8PlainText))
       #expect(capture.entries.first?.data == Data("héllo".utf8))
       let held = try await capture.item.data(for: .utf8PlainText)
       #expect(held == Data("héllo".utf8))
@@ -92,9 +93,9 @@ extension ClipboardInteropTests {
       let capture = await display.capture(offer, budget: 1 << 20)
       let got = capture.entries.compactMap { $0.data.map { String(decoding: $0, as: UTF8.self) } }
       #expect(capture.byteCount == 0, "captured \(got)")
-      #expect(capture.entries.first?.failure == .ownerChanged("CLIPBOARD"))
-      let lazy = SelectionCapture(
-        offer: offer, entries: [SelectionCapture.Entry(target: offer.targets[0])]
+      #expect(capture.entries.first?.failure == .ownerChanged(.clipboard))
+      let lazy = OfferCapture(
+        offer: offer, entries: [OfferCapture.Entry(target: offer.targets[0])]
       ).item(readingTheRestFrom: display, stepTimeout: .seconds(5))
       await #expect(throws: (any Error).self) { try await lazy.data(for: offer.targets[0].type) }
       // The offer of the owner now is captured as ever.

@@ -1,5 +1,6 @@
 import FerryTestSupport
 import Foundation
+import SelectionBackend
 import Testing
 
 @testable import X11Selections
@@ -35,16 +36,16 @@ extension X11Display {
 
   /// Captures `offer` and says how many conversions the capture asked for.
   func countedCapture(
-    _ offer: SelectionOffer, targets: [SelectionOffer.Target]? = nil, budget: Int,
+    _ offer: OwnerOffer, targets: [OwnerOffer.Target]? = nil, budget: Int,
     stepTimeout: Duration = .seconds(5)
-  ) async throws -> (capture: SelectionCapture, conversions: Int) {
+  ) async throws -> (capture: OfferCapture, conversions: Int) {
     let before = try await conversionCount
     let capture = await capture(offer, targets: targets, budget: budget, stepTimeout: stepTimeout)
     return (capture, try await conversionCount - before)
   }
 }
 
-extension SelectionCapture {
+extension OfferCapture {
   /// Each target's data, by target name.
   var dataByTarget: [String: Data] {
     Dictionary(
