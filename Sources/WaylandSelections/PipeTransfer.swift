@@ -1,7 +1,7 @@
 internal import CFerrySystem
 import FerrySystem
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import FerrySystem
-import SelectionBackend
+import SelectionBackendCore
 
 #if canImport(Glibc)
   import Glibc
