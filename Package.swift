@@ -8,7 +8,7 @@ let package = Package(
     .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
     .library(name: "CoreTransferable", targets: ["CoreTransferable"]),
     .library(name: "Pasteboard", targets: ["Pasteboard"]),
-    .library(name: "SelectionBackend", targets: ["SelectionBackend"]),
+    .library(name: "SelectionBackendCore", targets: ["SelectionBackendCore"]),
     .library(name: "SelectionBackendEmbedded", targets: ["SelectionBackendEmbedded"]),
     .library(name: "X11Selections", targets: ["X11Selections"]),
     .library(name: "WaylandSelections", targets: ["WaylandSelections"]),
@@ -94,12 +94,14 @@ let package = Package(
       name: "ImageConversion",
       dependencies: ["CImageCodecs", "FerrySystem", "Pasteboard", "UniformTypeIdentifiers"]),
 
-    // The seam between the broker and a display server's selections, in pure Swift, and an
-    // embedded backend for tests (the NIOEmbedded of this house): docs/SELECTION-BACKENDS.md.
-    .target(name: "SelectionBackend", dependencies: ["Pasteboard", "UniformTypeIdentifiers"]),
+    // The seam between the broker and a display server's selections, in pure Swift (its
+    // protocol `SelectionBackend` in the module SelectionBackendCore, as NIOCore holds NIO's),
+    // and an embedded backend for tests (the NIOEmbedded of this house):
+    // docs/SELECTION-BACKENDS.md.
+    .target(name: "SelectionBackendCore", dependencies: ["Pasteboard", "UniformTypeIdentifiers"]),
     .target(
       name: "SelectionBackendEmbedded",
-      dependencies: ["FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers"]),
+      dependencies: ["FerrySystem", "Pasteboard", "SelectionBackendCore", "UniformTypeIdentifiers"]),
 
     // The broker's protocol, and the client library pbcopy, pbpaste and other programs use.
     .target(name: "FerryProtocol", dependencies: ["FerrySystem", "JSONText"]),
@@ -117,7 +119,7 @@ let package = Package(
     .target(
       name: "X11Selections",
       dependencies: [
-        "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers", "X11Core",
+        "FerrySystem", "Pasteboard", "SelectionBackendCore", "UniformTypeIdentifiers", "X11Core",
       ]),
     // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
     .target(
@@ -128,14 +130,14 @@ let package = Package(
     .target(
       name: "WaylandSelections",
       dependencies: [
-        "FerrySystem", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+        "FerrySystem", "Pasteboard", "SelectionBackendCore", "UniformTypeIdentifiers",
       ]),
 
     // The table of display servers (Wayland, X11) the broker and the tools consult: a new
     // backend is a module above and a row here.
     .target(
       name: "DisplayServers",
-      dependencies: ["SelectionBackend", "WaylandSelections", "X11Selections"]),
+      dependencies: ["SelectionBackendCore", "WaylandSelections", "X11Selections"]),
 
     // The daemon's configuration file (YAML, read with libyaml), environment and flags. Never
     // a dependency of pbcopy or pbpaste.
@@ -146,7 +148,7 @@ let package = Package(
       name: "FerryBroker",
       dependencies: [
         "CConcurrencyHooks", "CMalloc", "ClipboardHistory", "DisplayServers", "FerryProtocol",
-        "FerrySystem", "ImageConversion", "Pasteboard", "SelectionBackend",
+        "FerrySystem", "ImageConversion", "Pasteboard", "SelectionBackendCore",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -158,7 +160,7 @@ let package = Package(
       name: "FerryCommandLine",
       dependencies: [
         "DisplayServers", "FerryClient", "FerrySystem", "NearMiss", "Pasteboard",
-        "SelectionBackend", "UniformTypeIdentifiers", "WaylandSelections", "X11Selections",
+        "SelectionBackendCore", "UniformTypeIdentifiers", "WaylandSelections", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -187,7 +189,7 @@ let package = Package(
     .target(
       name: "SelectionBackendContract",
       dependencies: [
-        "FerryTestSupport", "Pasteboard", "SelectionBackend", "UniformTypeIdentifiers",
+        "FerryTestSupport", "Pasteboard", "SelectionBackendCore", "UniformTypeIdentifiers",
       ]),
     // libwayland-client and the data-control protocols' glue from wayland-scanner
     // (Scripts/generate-wayland-glue), for the tests' own probe: an independent client that
@@ -201,7 +203,7 @@ let package = Package(
     .executableTarget(
       name: "ThirdBackendBroker",
       dependencies: [
-        "DisplayServers", "FerryBroker", "SelectionBackend", "SelectionBackendEmbedded",
+        "DisplayServers", "FerryBroker", "SelectionBackendCore", "SelectionBackendEmbedded",
       ],
       path: "Tests/Fixtures/ThirdBackendBroker"),
     .executableTarget(
@@ -236,14 +238,14 @@ let package = Package(
       name: "X11SelectionsTests",
       dependencies: [
         "CX11", "DragWindows", "FerrySystem", "FerryTestSupport", "FerryTestTraits", "Pasteboard",
-        "SelectionBackend", "SelectionBackendContract", "UniformTypeIdentifiers",
+        "SelectionBackendContract", "SelectionBackendCore", "UniformTypeIdentifiers",
         "X11Selections",
       ]),
     .testTarget(
       name: "WaylandSelectionsTests",
       dependencies: [
         "CWaylandDataControl", "FerryTestSupport", "FerryTestTraits", "Pasteboard",
-        "SelectionBackend", "SelectionBackendContract",
+        "SelectionBackendContract", "SelectionBackendCore",
         "UniformTypeIdentifiers",
         "WaylandSelections",
       ]),
@@ -254,8 +256,8 @@ let package = Package(
       dependencies: [
         "ClipboardHistory", "FerryBroker", "FerryClient", "FerryCommandLine", "FerryProtocol",
         "FerrySystem",
-        "FerryTestSupport", "FerryTestTraits", "JSONText", "Pasteboard", "SelectionBackend",
-        "SelectionBackendContract", "SelectionBackendEmbedded",
+        "FerryTestSupport", "FerryTestTraits", "JSONText", "Pasteboard",
+        "SelectionBackendContract", "SelectionBackendCore", "SelectionBackendEmbedded",
         "UniformTypeIdentifiers",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -272,7 +274,7 @@ if Context.environment["FERRY_FUZZ_BUILD"] != nil {
     .executableTarget(
       name: "FerryFuzz",
       dependencies: [
-        "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "SelectionBackend",
+        "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "SelectionBackendCore",
         "X11Selections", "FerryConfiguration", "ImageConversion", "WaylandSelections",
       ],
       path: "Fuzz/FerryFuzz")

@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)

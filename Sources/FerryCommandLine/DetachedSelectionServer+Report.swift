@@ -1,6 +1,6 @@
 import FerrySystem
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 extension DetachedSelectionServer {

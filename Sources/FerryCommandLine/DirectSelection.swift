@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// Reading a selection without a broker: what `pbpaste` does when no broker runs.

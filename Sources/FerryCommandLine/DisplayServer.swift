@@ -1,5 +1,5 @@
 import DisplayServers
-import SelectionBackend
+import SelectionBackendCore
 
 /// The display server the command-line tools talk to when no broker runs: the first row of
 /// `DisplayServerTable.standard` whose variable the environment sets — the Wayland compositor

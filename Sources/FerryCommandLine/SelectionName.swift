@@ -1,5 +1,5 @@
 import NearMiss
-import SelectionBackend
+import SelectionBackendCore
 
 /// The selection a pasteboard is published on.
 public enum SelectionName {

@@ -1,5 +1,5 @@
 import FerryTestSupport
-import SelectionBackend
+import SelectionBackendCore
 
 /// Every owner change a backend reports while the log runs, collected off a stream so that a
 /// check waits for one with a deadline instead of a `next()` that may never return.

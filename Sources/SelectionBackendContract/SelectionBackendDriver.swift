@@ -1,5 +1,5 @@
 import Foundation
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// What the contract needs of a display server to check a backend: the backend itself, and

@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 
 /// The embedded display server's clipboard-manager hand-over: one manager at a time, asked
 /// to save by ``EmbeddedSelectionBackend/peerAsksToSave(_:)``.

@@ -1,7 +1,7 @@
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 
 /// What an ``EmbeddedSelectionBackend`` holds: who owns each selection, who watches, and
 /// counts the tests read.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// One target a simulated peer offers on an ``EmbeddedSelectionBackend``: its name, type and

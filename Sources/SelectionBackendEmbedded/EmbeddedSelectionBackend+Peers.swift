@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 extension EmbeddedSelectionBackend {

@@ -1,7 +1,7 @@
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// A display server in memory, for tests: the broker's side is the ``SelectionBackend`` it

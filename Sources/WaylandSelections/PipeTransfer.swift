@@ -1,6 +1,6 @@
 import FerrySystem
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 
 /// The two ends of a Wayland transfer, a pipe between the owner and the reader, run on a
 /// thread of their own (never on the Wayland thread, which must keep dispatching: reading

@@ -1,5 +1,5 @@
 import FerrySystem
-import SelectionBackend
+import SelectionBackendCore
 
 /// A way to stop a pipe transfer that waits on its own thread: a pipe whose reading end the
 /// transfer polls beside its data, and a byte written to it when the task that waits for the

@@ -1,6 +1,6 @@
 import FerrySystem
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 
 extension WaylandConnection {
   /// Handles every whole event that has arrived.

@@ -1,6 +1,6 @@
 import FerrySystem
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 
 /// One connection to a Wayland compositor's data-control protocol, and the thread that is
 /// the only one to touch it.

@@ -1,5 +1,5 @@
 import FerrySystem
-import SelectionBackend
+import SelectionBackendCore
 
 /// A backend's connection to its compositor and the watchers of its owner changes, which
 /// it tells until the connection is lost; then its lost handlers are told, once.

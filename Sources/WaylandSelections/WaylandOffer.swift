@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// The seam's view of a Wayland offer: its MIME types in the owner's order, one per type.

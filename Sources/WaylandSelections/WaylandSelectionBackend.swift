@@ -1,7 +1,7 @@
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// The Wayland implementation of `SelectionBackend`: the clipboard and the primary selection

@@ -1,6 +1,6 @@
 import FerrySystem
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 
 /// What a ``WaylandConnection`` knows, touched on its thread only: the objects it made or
 /// was given, the offers announced and the current one of each selection, Ferry's own

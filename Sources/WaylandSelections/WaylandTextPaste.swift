@@ -1,5 +1,5 @@
 import FerrySystem
-import SelectionBackend
+import SelectionBackendCore
 
 /// The common paste, plain text, on the calling thread: connect, read the current offer,
 /// ask for its UTF-8 text and copy it to the output as it comes — no task and no thread of the

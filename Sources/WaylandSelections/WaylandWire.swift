@@ -1,6 +1,6 @@
 import FerrySystem
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 
 /// A Wayland client connection that speaks the wire protocol itself: messages of 32-bit
 /// words on a Unix socket, descriptors passed beside them (SCM_RIGHTS).

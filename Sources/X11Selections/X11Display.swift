@@ -2,7 +2,7 @@ import Dispatch
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)

@@ -2,7 +2,7 @@ import FerryTestSupport
 import FerryTestTraits
 import Foundation
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import Testing
 import UniformTypeIdentifiers
 import WaylandSelections

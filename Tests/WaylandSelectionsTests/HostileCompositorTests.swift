@@ -1,7 +1,7 @@
 import FerryTestSupport
 import Foundation
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import Testing
 import UniformTypeIdentifiers
 

@@ -1,6 +1,6 @@
 import FerrySystem
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 
 /// The copies one display server's binding recorded, told to the other bindings of the same
 /// pasteboard: under XWayland with an X window focused, the compositor bridges the clipboard

@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 
 /// The broker's rules for one selection and its pasteboard, as a value: events in, actions
 /// out. ``SelectionBinding`` feeds it what the backend and the pasteboard report and carries

@@ -1,7 +1,7 @@
 import FerrySystem
 import Logging
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -4,7 +4,7 @@ import FerrySystem
 import ImageConversion
 import Logging
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,6 +1,6 @@
 import FerryProtocol
 import Logging
-import SelectionBackend
+import SelectionBackendCore
 
 /// A display server the broker opened: its row of the table, its name, and the backend.
 struct OpenedBackend: Sendable {

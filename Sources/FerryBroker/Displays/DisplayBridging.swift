@@ -1,7 +1,7 @@
 import FerryProtocol
 import Logging
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 
 /// How the daemon bridges one connection to a display server: `general` ↔ `CLIPBOARD` and
 /// `primary` ↔ `PRIMARY` bindings, running, and the clipboard-manager role where the display

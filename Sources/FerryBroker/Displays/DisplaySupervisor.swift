@@ -1,7 +1,7 @@
 import FerryProtocol
 import FerrySystem
 import Logging
-import SelectionBackend
+import SelectionBackendCore
 
 /// One display server the broker bridges, across its connections: it bridges the connection
 /// it is given, and when the display server goes away (Xwayland stopped, a compositor

@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 import WaylandSelections
 
 extension DisplayServer {

@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 import X11Selections
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 
 /// X11's clipboard-manager hand-over: `CLIPBOARD_MANAGER` and `SAVE_TARGETS` (freedesktop's
 /// clipboard-manager specification), which GTK and Qt applications use before they exit.

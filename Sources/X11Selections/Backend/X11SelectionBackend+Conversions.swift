@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 
 extension SelectionRole {
   /// The X selection of the role.

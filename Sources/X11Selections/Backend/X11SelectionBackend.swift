@@ -1,5 +1,5 @@
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// The X11 implementation of `SelectionBackend`: the ICCCM selections of one display,

@@ -1,7 +1,7 @@
 import FerrySystem
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 #if canImport(Glibc)

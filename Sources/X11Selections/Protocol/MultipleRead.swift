@@ -15,7 +15,7 @@
 ///
 /// The owner answers once, after writing every member (GTK, Qt, Ferry); an owner whose
 /// `TARGETS` list gives away that its `MULTIPLE` is broken is never asked (see
-/// ``SelectionBackend/OwnerOffer/convertsMultiple``).
+/// ``SelectionBackendCore/OwnerOffer/convertsMultiple``).
 ///
 /// ```swift
 /// var read = MultipleRead(selection: .clipboard, targets: ["text/html", "UTF8_STRING"], budget: 1 << 20)

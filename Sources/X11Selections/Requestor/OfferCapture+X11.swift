@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// What a capture of an X owner's offer got: each target's data, in the offer's order, or why
@@ -77,7 +77,7 @@ extension X11Display {
   }
 
   /// Copies what `offer` holds within `budget` bytes in all: every target in one `MULTIPLE`
-  /// request when the owner converts it (``SelectionBackend/OwnerOffer/convertsMultiple``)
+  /// request when the owner converts it (``SelectionBackendCore/OwnerOffer/convertsMultiple``)
   /// and there are several, else target by target.
   ///
   /// A target that does not fit in what is left of the budget gets no data (its transfer is

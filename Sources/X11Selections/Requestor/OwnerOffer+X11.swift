@@ -1,4 +1,4 @@
-import SelectionBackend
+import SelectionBackendCore
 import UniformTypeIdentifiers
 
 /// What an owner offers on an X selection: the targets it listed in `TARGETS`, in its order,

@@ -1,11 +1,11 @@
 import FoundationEssentials
-import SelectionBackend
+import SelectionBackendCore
 
 extension SelectionLoop {
   /// Copies `targets` of `offer` within `budget` bytes in all; see
   /// ``X11Display/capture(_:targets:budget:stepTimeout:)``.
   ///
-  /// An owner that converts `MULTIPLE` (``SelectionBackend/OwnerOffer/convertsMultiple``) is
+  /// An owner that converts `MULTIPLE` (``SelectionBackendCore/OwnerOffer/convertsMultiple``) is
   /// asked for every target in one request when there is more than one; the targets that
   /// request leaves unanswered (the owner refused it, never answered it, or answered it with a
   /// list that is not the one asked for) are then asked for one by one, as they are of an

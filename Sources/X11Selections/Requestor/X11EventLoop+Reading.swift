@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 
 extension SelectionLoop {
   /// Starts a read on the X thread that delivers its outcome to `once`, or the loss of the

@@ -2,7 +2,7 @@ import FerryTestSupport
 import FoundationEssentials
 import Logging
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import SelectionBackendEmbedded
 import Testing
 import UniformTypeIdentifiers

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Pasteboard
-import SelectionBackend
+import SelectionBackendCore
 import Testing
 import UniformTypeIdentifiers
 

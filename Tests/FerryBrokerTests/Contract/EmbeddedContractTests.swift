@@ -1,7 +1,7 @@
 import FerryTestSupport
 import Foundation
-import SelectionBackend
 import SelectionBackendContract
+import SelectionBackendCore
 import SelectionBackendEmbedded
 import Testing
 import UniformTypeIdentifiers

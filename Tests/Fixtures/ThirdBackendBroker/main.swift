@@ -1,7 +1,7 @@
 import DisplayServers
 import FerryBroker
 import Foundation
-import SelectionBackend
+import SelectionBackendCore
 import SelectionBackendEmbedded
 
 // `ferry daemon` with a third display server: the standard table and one more row, the

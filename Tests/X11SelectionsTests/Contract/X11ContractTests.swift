@@ -1,8 +1,8 @@
 import FerryTestSupport
 import FerryTestTraits
 import Foundation
-import SelectionBackend
 import SelectionBackendContract
+import SelectionBackendCore
 import Testing
 import UniformTypeIdentifiers
 import X11Selections

@@ -1,5 +1,5 @@
 import Foundation
-import SelectionBackend
+import SelectionBackendCore
 import Testing
 import UniformTypeIdentifiers
 

@@ -1,6 +1,6 @@
 import FerryTestSupport
 import Foundation
-import SelectionBackend
+import SelectionBackendCore
 import Testing
 
 @testable import X11Selections
