@@ -73,10 +73,14 @@ package final class X11Session: X11EventLoopSession {
       ownerships[change.selection] =
         change.kind == .newOwner
         ? SelectionOwnership(window: change.owner, since: change.selectionTime) : nil
+      let cleared = change.kind == .newOwner && change.owner == .none
       let published = SelectionOwnerChange(
         selection: connection.selection(named: change.selection) ?? "",
-        kind: SelectionOwnerChange.Kind(change.kind),
-        owner: change.owner, isOwnedByThisProcess: change.owner == window, time: change.time)
+        kind: cleared ? .cleared : SelectionOwnerChange.Kind(change.kind),
+        owner: change.owner,
+        isOwnedByThisProcess: cleared
+          ? owner.takeOwnClear(of: change.selection) : change.owner == window,
+        time: change.time)
       // A stream hears only of its own selections, whatever others watch on this connection.
       for watcher in ownerWatchers.values where watcher.selections.contains(change.selection) {
         watcher.continuation.yield(published)

@@ -67,9 +67,19 @@ public final class X11SelectionBackend: SelectionBackend {
       let forwarding = Task {
         for await change in changes {
           guard let role = SelectionRole(change.selection) else { continue }
+          let kind: OwnerChange.Kind
+          switch change.kind {
+          case .newOwner: kind = .newOwner
+          case .windowDestroyed, .clientClosed: kind = .ownerGone
+          // This process's disown gives the selection up. Another program's clear stays what
+          // it always was on the seam, a new owner with nothing to offer: the broker mirrors
+          // nothing and does not take the selection back, so a password manager's clear
+          // stays cleared (an owner that exits is another matter: its copy is kept).
+          case .cleared: kind = change.isOwnedByThisProcess ? .ownerGone : .newOwner
+          }
           continuation.yield(
             OwnerChange(
-              role: role, kind: change.kind == .newOwner ? .newOwner : .ownerGone,
+              role: role, kind: kind,
               owner: OwnerToken(change.owner, time: change.time),
               isOwnedByThisProcess: change.isOwnedByThisProcess))
         }

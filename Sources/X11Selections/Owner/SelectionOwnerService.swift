@@ -114,7 +114,17 @@ final class SelectionOwnerService {
   /// Gives `selection` up.
   func disown(_ selection: XAtom) {
     guard let ownership = ownerships.removeValue(forKey: selection) else { return }
+    clearing.insert(selection)
     connection.setSelectionOwner(selection, .none, time: ownership.time)
+  }
+
+  /// The selections this connection set to None and has not yet seen XFixes report.
+  private var clearing: Set<XAtom> = []
+
+  /// Whether the selection's owner set to None, as XFixes reports it, is this connection's
+  /// own ``disown(_:)``: the report is then taken off the list.
+  func takeOwnClear(of selection: XAtom) -> Bool {
+    clearing.remove(selection) != nil
   }
 
   func handleClear(selection: XAtom, time: XTimestamp) {

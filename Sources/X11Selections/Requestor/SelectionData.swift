@@ -48,6 +48,9 @@ public struct SelectionOwnerChange: Sendable, Equatable {
     case windowDestroyed
     /// The owner's client closed its connection.
     case clientClosed
+    /// A client set the owner to None: this process's own disown, or another program's
+    /// clear (`xsel --clear`, a password manager clearing a secret).
+    case cleared
 
     init(_ kind: X11Event.OwnerChange.Kind) {
       switch kind {

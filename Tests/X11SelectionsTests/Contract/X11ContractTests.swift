@@ -54,12 +54,7 @@ final class X11Driver: SelectionBackendDriver {
 
   var backend: any SelectionBackend { x11 }
   var expectedRoles: Set<SelectionRole> { [.clipboard, .primary, .secondary, .drag] }
-  var knownGaps: [SelectionBackendPromise: String] {
-    [
-      .disownGivesUpAndIsReported:
-        "X11: a selection set to None (disown, xsel --clear) is reported as a new owner 0x0, not this process's, never as ownerGone (X11Session publishes XFixes' SetSelectionOwner as it comes)"
-    ]
-  }
+  var knownGaps: [SelectionBackendPromise: String] { [:] }
 
   func makeBackend() async throws -> any SelectionBackend {
     let name = xvfb.name

@@ -43,5 +43,33 @@ extension ClipboardInteropTests {
       #expect(seen.last?.owner == XWindow.none)
       #expect(seen[0].time < seen[1].time && !(seen[2].time < seen[1].time))
     }
+
+    /// A selection set to None is a clear, told apart by whose it was: this process's disown
+    /// is its own, `xsel --clear`'s is another program's.
+    @Test func aClearIsReportedAsOneAndTheDisownAsThisProcesss() async throws {
+      let (xvfb, display) = try await openDisplay()
+      defer { display.close() }
+      #expect(await display.waitForNoOwner(of: clipboard))
+      let changes = Collected(display.ownerChanges(of: [clipboard]))
+      defer { changes.cancel() }
+      _ = try await display.owner(of: clipboard)
+
+      try await display.own(clipboard, item: textItem("given up"))
+      #expect(await changes.wait { $0.count == 1 }, "\(changes.all)")
+      await display.disown(clipboard)
+      #expect(await changes.wait { $0.count == 2 }, "\(changes.all)")
+
+      try await display.own(clipboard, item: textItem("cleared by xsel"))
+      #expect(await changes.wait { $0.count == 3 }, "\(changes.all)")
+      let xsel = try await startPeer(
+        ["xsel", "--clipboard", "--clear"], display: xvfb.name, input: Data())
+      defer { xsel.terminate() }
+      #expect(await changes.wait { $0.count == 4 }, "\(changes.all)")
+
+      let seen = changes.all
+      #expect(seen.map(\.kind) == [.newOwner, .cleared, .newOwner, .cleared], "\(seen)")
+      #expect(seen.map(\.isOwnedByThisProcess) == [true, true, true, false], "\(seen)")
+      #expect(seen[1].owner == XWindow.none && seen[3].owner == XWindow.none)
+    }
   }
 }
