@@ -16,11 +16,9 @@ final class WaylandConnection: @unchecked Sendable {
   let state: WaylandState
   /// How long a reader of Ferry's sources may take for each chunk.
   let servingStepTimeout: Duration
-  /// What the thread polls beside the socket: a wake-up comes with each job.
-  private let wakeUp: WakeUpPipe
-  /// Jobs for the thread, and whether it has ended (jobs then run at once, and fail).
-  private let jobs = TrackedMutex<(queue: [@Sendable (WaylandConnection) -> Void], ended: Bool)>(
-    ([], false))
+  /// Jobs for the thread, and what wakes it for them; the queue ends with the thread (jobs
+  /// then run at once, and fail).
+  private let jobs: ConnectionJobs<WaylandConnection>
 
   /// How long each round trip of the setup may take.
   private let setupDeadline: Duration
@@ -71,7 +69,7 @@ final class WaylandConnection: @unchecked Sendable {
     self.wire = wire
     state = WaylandState(marker: FerryMarker.name)
     do {
-      wakeUp = try WakeUpPipe()
+      jobs = try ConnectionJobs()
     } catch {
       throw .failed("cannot make a pipe: \(error)")
     }
@@ -85,8 +83,6 @@ final class WaylandConnection: @unchecked Sendable {
   /// Why the connection ended — the compositor's error, an event that broke the protocol,
   /// the socket's end — or `nil` while it lasts (and after ``close()``).
   var failure: String? { ending.withLock { $0 } }
-
-  deinit { wakeUp.close() }
 
   /// Binds what the registry announces, then the data device, and waits for the current
   /// selections: all on the calling thread, before the Wayland thread exists.
@@ -176,21 +172,8 @@ final class WaylandConnection: @unchecked Sendable {
 
   /// Queues `job` for the Wayland thread.
   func submit(_ job: @escaping @Sendable (WaylandConnection) -> Void) {
-    let ended = jobs.withLock { jobs in
-      if !jobs.ended { jobs.queue.append(job) }
-      return jobs.ended
-    }
-    guard !ended else { return job(self) }  // the state is no longer touched by the thread
-    wakeUp.wake()
-  }
-
-  /// The jobs queued so far, taken off the queue; with `ending`, no more are queued.
-  private func takeJobs(ending: Bool = false) -> [@Sendable (WaylandConnection) -> Void] {
-    jobs.withLock { jobs in
-      defer { jobs.queue = [] }
-      if ending { jobs.ended = true }
-      return jobs.queue
-    }
+    // Refused once the thread has ended: the state is no longer touched by it.
+    if !jobs.submit(job) { job(self) }
   }
 
   /// The Wayland thread: reads and handles events, runs jobs, sends requests, until the
@@ -199,15 +182,15 @@ final class WaylandConnection: @unchecked Sendable {
     while !state.closing && !state.lost {
       var entries = [
         PollEntry(wire.socket, for: wire.hasOutput ? [.readable, .writable] : .readable),
-        PollEntry(wakeUp.readEnd, for: .readable),
+        PollEntry(jobs.readEnd, for: .readable),
       ]
       _ = try? Poll.wait(&entries, until: nil)
       if entries[0].isReady {
         readEvents()
         if state.lost { break }
       }
-      if entries[1].isReady { wakeUp.drain() }
-      for job in takeJobs() { job(self) }
+      if entries[1].isReady { jobs.drain() }
+      for job in jobs.take() { job(self) }
       do {
         try wire.flush()
       } catch {
@@ -270,7 +253,7 @@ final class WaylandConnection: @unchecked Sendable {
     state.dropWatchers()
     for waiter in state.syncWaiters.values { waiter.resume() }
     state.syncWaiters = [:]
-    for job in takeJobs(ending: true) { job(self) }
+    for job in jobs.take(ending: true) { job(self) }
     wire.close()
   }
 

@@ -27,7 +27,6 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   public typealias MakeSession = (X11Connection, X11EventLoop<Session>) throws -> Session
 
   private struct Shared {
-    var jobs: [Job] = []
     var lost = false
     var stopping = false
     /// What to call if the connection is lost, by registration: each waiting caller's own
@@ -37,8 +36,9 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   }
 
   private let shared = TrackedMutex(Shared())
-  /// What wakes the thread from poll(2) (the same pipe as the Wayland connection's).
-  private let wakeUp: WakeUpPipe
+  /// Work for the X thread, and what wakes it from poll(2) for it (the same queue as the
+  /// Wayland connection's); it ends when the connection is lost.
+  private let jobs: ConnectionJobs<Session>
   /// Signalled when the thread has ended (and left signalled).
   private let finished = DispatchSemaphore(value: 0)
   private let xThread = TrackedMutex<pthread_t?>(nil)
@@ -55,7 +55,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
     display: String?,
     makeSession: @escaping @Sendable (X11Connection, X11EventLoop<Session>) throws -> Session
   ) throws {
-    wakeUp = try Self.wakePipe()
+    jobs = try Self.makeJobs()
     lostInsideXlib = nil
     let opened = TrackedMutex<Result<Void, X11Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
@@ -100,14 +100,14 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
   ///   - lostInsideXlib: Ends the process when Xlib finds the connection dead inside a call,
   ///     which Xlib does not return from.
   public init(onCallingThread: Void, lostInsideXlib: @escaping @Sendable () -> Never) throws {
-    wakeUp = try Self.wakePipe()
+    jobs = try Self.makeJobs()
     self.lostInsideXlib = lostInsideXlib
     xThread.withLock { $0 = pthread_self() }
   }
 
-  private static func wakePipe() throws(X11Error) -> WakeUpPipe {
+  private static func makeJobs() throws(X11Error) -> ConnectionJobs<Session> {
     do throws(Errno) {
-      return try WakeUpPipe()
+      return try ConnectionJobs()
     } catch {
       throw X11Error.cannotOpenDisplay("(no pipe: \(error))")
     }
@@ -150,20 +150,15 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
     return session
   }
 
-  /// Closes the wake-up pipe. Only here, when nobody can call ``stop()`` or ``submit(_:)``
-  /// any more: closing it when the thread ends let a later `stop()` (from `X11Display`'s
-  /// deinit after `close()`) write its byte into whatever reused the descriptor number, such
-  /// as another display's X socket, corrupting that connection's request stream.
-  deinit { wakeUp.close() }
+  // The wake-up pipe closes with the job queue, when the loop goes: nobody can call
+  // ``stop()`` or ``submit(_:)`` any more. Closing it when the thread ended let a later
+  // `stop()` (from `X11Display`'s deinit after `close()`) write its byte into whatever reused
+  // the descriptor number, such as another display's X socket, corrupting that connection's
+  // request stream.
 
   /// Runs `job` on the X thread, soon; nothing runs once the connection is lost.
   public func submit(_ job: @escaping Job) {
-    let accepted = shared.withLock { shared -> Bool in
-      guard !shared.lost else { return false }
-      shared.jobs.append(job)
-      return true
-    }
-    if accepted { wake() }
+    jobs.submit(job)  // refused once the connection is lost: nothing runs then
   }
 
   /// Runs `body` on the X thread and returns its result.
@@ -229,7 +224,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
     if finished.wait(timeout: .now() + 2) == .success { finished.signal() }
   }
 
-  private func wake() { wakeUp.wake() }
+  private func wake() { jobs.wake() }
 
   /// The X thread's end when Xlib found the connection dead inside a call: tells everyone
   /// waiting, and that the thread is gone. Called on the X thread just before it exits
@@ -245,25 +240,21 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
     let handlers = shared.withLock { shared -> [@Sendable () -> Void] in
       guard !shared.lost else { return [] }
       shared.lost = true
-      shared.jobs.removeAll()
       defer { shared.onLost.removeAll() }
       return shared.onLost.sorted { $0.key < $1.key }.map(\.value)  // in the order registered
     }
+    _ = jobs.take(ending: true)  // dropped: their callers fail through the handlers
     handlers.forEach { $0() }
   }
 
   private func run(_ session: Session, until isDone: () -> Bool = { false }) {
     var entries = [
       PollEntry(FileDescriptor(rawValue: session.connection.fileDescriptor), for: .readable),
-      PollEntry(wakeUp.readEnd, for: .readable),
+      PollEntry(jobs.readEnd, for: .readable),
     ]
     while true {
-      let (jobs, stopping) = shared.withLock { shared -> ([Job], Bool) in
-        defer { shared.jobs.removeAll() }
-        return (shared.jobs, shared.stopping)
-      }
-      if stopping { break }
-      for job in jobs { job(session) }
+      if shared.withLock({ $0.stopping }) { break }
+      for job in jobs.take() { job(session) }
       while session.connection.pendingEvents() > 0 {
         session.handle(session.connection.nextEvent())
       }
@@ -283,7 +274,7 @@ public final class X11EventLoop<Session: X11EventLoopSession>: Sendable {
         connectionLost()
         return
       }
-      if entries[1].returned.contains(.readable) { wakeUp.drain() }
+      if entries[1].returned.contains(.readable) { jobs.drain() }
     }
     session.failEverything(with: .connectionLost)
     connectionLost()
