@@ -6,16 +6,30 @@ import X11Selections
 extension ClipboardInteropTests {
   /// XFixes owner-change events: Ferry taking the selection, xclip taking it, xclip killed.
   @Suite struct OwnerChangeTests {
-    @Test func changesAreReportedAsXFixesSeesThem() async throws {
+    /// A display on which nobody owns `CLIPBOARD`, and its owner changes from then on.
+    private func watchedDisplay() async throws -> (
+      XvfbServer, X11Display, Collected<SelectionOwnerChange>
+    ) {
       let (xvfb, display) = try await openDisplay()
-      defer { display.close() }
       // Whatever the previous test left (a closing display, a stopping peer) is gone first.
       #expect(await display.waitForNoOwner(of: clipboard))
       let changes = Collected(display.ownerChanges(of: [clipboard]))
+      do {
+        // A round trip after the subscription: the server has selected the events before
+        // any owner change the test makes.
+        _ = try await display.owner(of: clipboard)
+      } catch {
+        changes.cancel()
+        display.close()
+        throw error
+      }
+      return (xvfb, display, changes)
+    }
+
+    @Test func changesAreReportedAsXFixesSeesThem() async throws {
+      let (xvfb, display, changes) = try await watchedDisplay()
+      defer { display.close() }
       defer { changes.cancel() }
-      // A round trip after the subscription: the server has selected the events before any
-      // owner changes below.
-      _ = try await display.owner(of: clipboard)
 
       try await display.own(clipboard, item: textItem("ferry"))
       let ferryWindow = try await display.owner(of: clipboard)
@@ -47,12 +61,9 @@ extension ClipboardInteropTests {
     /// A selection set to None is a clear, told apart by whose it was: this process's disown
     /// is its own, `xsel --clear`'s is another program's.
     @Test func aClearIsReportedAsOneAndTheDisownAsThisProcesss() async throws {
-      let (xvfb, display) = try await openDisplay()
+      let (xvfb, display, changes) = try await watchedDisplay()
       defer { display.close() }
-      #expect(await display.waitForNoOwner(of: clipboard))
-      let changes = Collected(display.ownerChanges(of: [clipboard]))
       defer { changes.cancel() }
-      _ = try await display.owner(of: clipboard)
 
       try await display.own(clipboard, item: textItem("given up"))
       #expect(await changes.wait { $0.count == 1 }, "\(changes.all)")
