@@ -72,12 +72,17 @@ public final class BrokerHistory: Sendable {
       _ = sources.take(kept)
       return
     }
-    let partial = lastRecorded.withLock { last -> HistoryEntry.ID? in
-      guard let recorded = last[board.name], recorded.item === original else { return nil }
-      return recorded.id
+    // Looked up on the history's queue, after the records queued before: the record of
+    // `original` has then said which entry it made, however late its task ran.
+    let name = board.name
+    let partial = try? await perform { [self] _ in
+      lastRecorded.withLock { last -> HistoryEntry.ID? in
+        guard let recorded = last[name], recorded.item === original else { return nil }
+        return recorded.id
+      }
     }
-    guard let id = await record(kept, from: board, changeCount: changeCount), let partial,
-      partial != id
+    guard let id = await record(kept, from: board, changeCount: changeCount),
+      let partial = partial.flatMap({ $0 }), partial != id
     else { return }
     do {
       let deleted = try await perform { store -> Bool in
@@ -122,10 +127,20 @@ public final class BrokerHistory: Sendable {
     let entry = HistoryItem(
       pasteboard: board.name.rawValue, changeCount: changeCount, source: source,
       representations: representations)
-    let logger = self.logger
+    let (logger, name) = (self.logger, board.name)
     let id: HistoryEntry.ID
     do {
-      let result = try await perform { try $0.record(entry) }
+      // Which entry holds the copy is noted on the queue, with the record: a kept copy's
+      // lookup there (``recordKept(_:replacing:from:changeCount:)``) comes after it.
+      let result = try await perform { [self] store in
+        let result = try store.record(entry)
+        switch result {
+        case .recorded(let recorded, _), .deduplicated(let recorded):
+          lastRecorded.withLock { $0[name] = RecordedCopy(item: item, id: recorded) }
+        case .refused: break
+        }
+        return result
+      }
       switch result {
       case .refused(let reason):
         logger.info("not recorded in the history: \(reason)")
@@ -147,7 +162,6 @@ public final class BrokerHistory: Sendable {
       logger.error("the history could not record a copy: \(error)")
       return nil
     }
-    lastRecorded.withLock { $0[board.name] = RecordedCopy(item: item, id: id) }
     return id
   }
 
