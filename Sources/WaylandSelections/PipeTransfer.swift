@@ -37,15 +37,15 @@ enum PipeTransfer {
       let read = buffer.withUnsafeMutableBytes { bytes in
         Result { () throws(Errno) in try descriptor.readAvailable(into: bytes) }
       }
-      guard case .success(let available) = read else {
-        if case .failure(let error) = read { throw .failed("cannot read \(what): \(error)") }
-        return data
-      }
-      guard let count = available else {
+      let count: Int
+      switch read {
+      case .failure(let error): throw .failed("cannot read \(what): \(error)")
+      case .success(nil):  // nothing yet
         try wait(for: descriptor, stop: stop, stepTimeout: stepTimeout, what: what)
         continue
+      case .success(0?): return data
+      case .success(let available?): count = available
       }
-      if count == 0 { return data }
       guard data.count + count <= limit else { throw .tooLarge(limit: limit) }
       data.append(contentsOf: buffer[..<count])
       if count == defaultPipeSize && !triedEnlarging {
