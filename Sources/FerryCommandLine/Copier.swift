@@ -77,11 +77,14 @@ public enum Paster {
     // Plain text, the common paste, is asked for at once, as xsel and wl-paste do: no type
     // tables, no task. Any other answer takes the general way.
     if request.preferences.first == TypeArgument.textIdentifier {
-      let pasted =
+      // A compositor that cannot be used gives way to its Xwayland (`nil`: GNOME's Mutter).
+      let wayland =
         DisplayServer.isWayland
         ? try DisplayServer.pasteWaylandText(
-          selection, stepTimeout: request.timeout, to: descriptor)
-        : try DisplayServer.pasteUTF8Text(
+          selection, stepTimeout: request.timeout, to: descriptor) : nil
+      let pasted =
+        try wayland
+        ?? DisplayServer.pasteUTF8Text(
           selection, displayName: display, stepTimeout: request.timeout, to: descriptor)
       if pasted { return }
     }

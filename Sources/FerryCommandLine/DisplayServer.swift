@@ -20,6 +20,14 @@ enum DisplayServer {
     DisplayServerTable.first(in: environment)
   }
 
+  /// Whether a display of a later row than the first is named too: where the first cannot
+  /// be used (a Wayland compositor without data-control: GNOME's Mutter), the tools use it
+  /// (its Xwayland, which Mutter bridges to every Wayland program), as GPaste and CopyQ do.
+  static var hasFallback: Bool {
+    DisplayServerTable.standard.dropFirst().contains { $0.display(in: environment) != nil }
+      && chosen?.kind.environmentVariable == DisplayServerTable.standard.first?.environmentVariable
+  }
+
   /// Whether the display server the tools use is a Wayland compositor: its text paste takes
   /// the Wayland fast path (`pasteWaylandText`), an X display's the X11 one.
   static var isWayland: Bool {
@@ -36,8 +44,20 @@ enum DisplayServer {
   /// an X display, `displayName` when given (`ferry paste --display`).
   ///
   /// - Throws: ``BackendError/cannotConnect(_:)``.
+  ///
+  /// A Wayland compositor that cannot be used (no data-control: GNOME's Mutter) gives way to
+  /// the X display when `DISPLAY` is set too (``hasFallback``); its failure is the one told
+  /// when neither opens.
   static func connect(displayName: String?) throws(BackendError) -> any SelectionBackend {
-    if isWayland { return try connectWayland(nil) }
-    return try connectX11(displayName: displayName)
+    guard isWayland else { return try connectX11(displayName: displayName) }
+    do {
+      return try connectWayland(nil)
+    } catch .cannotConnect(let reason) where hasFallback {
+      do {
+        return try connectX11(displayName: displayName)
+      } catch {
+        throw .cannotConnect(reason)
+      }
+    }
   }
 }

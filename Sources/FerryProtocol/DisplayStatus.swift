@@ -18,12 +18,16 @@ public struct DisplayStatus: Codable, Sendable, Hashable {
   public var reconnections: Int?
   /// Why it last went away, once it has (it may be back: see ``bridged``).
   public var lastLoss: String?
+  /// The desktop it belongs to, when the broker can tell: `GNOME (Mutter) through Xwayland`,
+  /// `KDE (KWin) through Xwayland`.
+  public var desktop: String?
 
   /// Creates a display's status.
   public init(
     kind: String, name: String, protocol: String, bridged: Bool, problem: String? = nil,
-    reconnections: Int? = nil, lastLoss: String? = nil
+    reconnections: Int? = nil, lastLoss: String? = nil, desktop: String? = nil
   ) {
+    self.desktop = desktop
     self.kind = kind
     self.name = name
     self.protocol = `protocol`

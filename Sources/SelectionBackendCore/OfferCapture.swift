@@ -49,7 +49,7 @@ public struct OfferCapture: Sendable {
   public var item: PasteboardItem {
     PasteboardItem(
       representations: captured.map { .data($0.data!, type: $0.target.type) },
-      options: offer.isConcealed ? .concealed : [])
+      options: offer.isConcealed ? .concealed : [], ownerNames: offer.spellings)
   }
 
   /// Whether `other` holds the same targets with the same bytes: the same copy.

@@ -38,14 +38,26 @@ public struct OwnerOffer: Sendable, Equatable {
   /// The display server's name for the selection when the backend reads selections beyond
   /// the roles (X11: any atom a program names); `nil`: the role's.
   public var selectionName: String?
+  /// Whether the owner is the desktop's own keeper of the previous copy: the compositor,
+  /// holding part of a copy whose owner went away (GNOME's Mutter keeps one type, text or an
+  /// image, on its own window). A broker that holds that copy whole serves it instead
+  /// (``DesktopClipboardKeeper``); `false` for every application's copy.
+  public var isKeptByDesktop: Bool
+  /// Every name the owner listed for each type, in its order, where it listed more than the
+  /// one in ``targets`` (`text/plain;charset=UTF-8` beside `text/plain;charset=utf-8`): a
+  /// copy kept after the owner went answers to each, spelled as the owner spelled it.
+  public var spellings: [UTType: [String]]
 
   /// Creates an offer; `essentialTargets` defaults to all of `targets`, `advertised` to
   /// their names.
   public init(
     role: SelectionRole, targets: [Target], essentialTargets: [Target]? = nil,
     isConcealed: Bool = false,
-    advertised: [String]? = nil, owner: OwnerToken? = nil, selectionName: String? = nil
+    advertised: [String]? = nil, owner: OwnerToken? = nil, selectionName: String? = nil,
+    isKeptByDesktop: Bool = false, spellings: [UTType: [String]] = [:]
   ) {
+    self.isKeptByDesktop = isKeptByDesktop
+    self.spellings = spellings
     self.owner = owner
     self.selectionName = selectionName
     self.role = role

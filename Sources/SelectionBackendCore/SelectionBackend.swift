@@ -72,6 +72,15 @@ public protocol SelectionBackend: AnyObject, Sendable {
   /// `CLIPBOARD_MANAGER` and `SAVE_TARGETS`); `nil` elsewhere.
   var clipboardManager: (any ClipboardManagerHandOver)? { get }
 
+  /// The way to take a selection back from the desktop's own keeper of a copy (Mutter's
+  /// clipboard manager, on GNOME's Xwayland), where the display server has one; `nil`
+  /// elsewhere.
+  var desktopKeeper: (any DesktopClipboardKeeper)? { get }
+
+  /// The desktop this display server belongs to, as status names it (`GNOME (Mutter) through
+  /// Xwayland`), when the backend can tell; `nil` otherwise.
+  func desktopName() async -> String?
+
   /// Calls `handler` once, if the connection to the display server is lost.
   func onConnectionLost(_ handler: @escaping @Sendable () -> Void)
 
@@ -86,6 +95,12 @@ public protocol SelectionBackend: AnyObject, Sendable {
 extension SelectionBackend {
   /// Nothing to say: the backend reports a lost connection by ``onConnectionLost(_:)`` alone.
   public var connectionFailure: String? { nil }
+
+  /// None: the display server has no desktop keeper Ferry knows.
+  public var desktopKeeper: (any DesktopClipboardKeeper)? { nil }
+
+  /// Unknown.
+  public func desktopName() async -> String? { nil }
 
   /// Takes `role` and serves `item` on it.
   public func own(_ role: SelectionRole, item: PasteboardItem, onlyIfUnowned: Bool = false)

@@ -96,6 +96,6 @@ extension OfferCapture {
             }
           })
       },
-      options: offer.isConcealed ? .concealed : [])
+      options: offer.isConcealed ? .concealed : [], ownerNames: offer.spellings)
   }
 }

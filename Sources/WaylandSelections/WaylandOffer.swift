@@ -1,7 +1,8 @@
 import SelectionBackendCore
 import UniformTypeIdentifiers
 
-/// The seam's view of a Wayland offer: its MIME types in the owner's order, one per type.
+/// The seam's view of a Wayland offer: its MIME types in the owner's order, one per type, and
+/// every name the owner gave a type (its spellings, for the copy kept after it).
 enum WaylandOffer {
   /// Text types that a UTF-8 type reproduces: with `text/plain;charset=utf-8` or
   /// `UTF8_STRING` in hand, these are conversions of it.
@@ -14,11 +15,13 @@ enum WaylandOffer {
   {
     let types = OwnerOffer.keptNames(listed)
     var seen = Set<UTType>()
+    var names: [UTType: [String]] = [:]
     let targets = types.compactMap { name -> OwnerOffer.Target? in
       guard name != WaylandOfferTable.concealedHint, !FerryMarker.isMarker(name),
-        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil),
-        seen.insert(type).inserted
+        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil)
       else { return nil }
+      names[type, default: []].append(name)
+      guard seen.insert(type).inserted else { return nil }
       return OwnerOffer.Target(name: name, type: type)
     }
     let hasUTF8 = types.contains {
@@ -28,6 +31,6 @@ enum WaylandOffer {
     return OwnerOffer(
       role: role, targets: targets, essentialTargets: essential,
       isConcealed: types.contains(WaylandOfferTable.concealedHint), advertised: types,
-      owner: owner)
+      owner: owner, spellings: names.filter { $0.value.count > 1 })
   }
 }

@@ -9,7 +9,8 @@ import UniformTypeIdentifiers
 /// for `UTF8_STRING`); a type with neither is offered under its identifier when it is a custom
 /// type (a profile's). UTF-8 text is also offered as `text/plain` and `TEXT` — the same bytes,
 /// as wl-copy serves them — and as `STRING` in GTK's lenient Latin-1. A concealed item adds
-/// KDE's `x-kde-passwordManagerHint: secret`. Last comes Ferry's marker, which tells the
+/// KDE's `x-kde-passwordManagerHint: secret`. A copy of another program's answers to each name
+/// that program offered (`PasteboardItem.ownerNames`). Last comes Ferry's marker, which tells the
 /// broker its own offer from another program's.
 struct WaylandOfferTable: Sendable {
   /// How one MIME type is served.
@@ -47,6 +48,8 @@ struct WaylandOfferTable: Sendable {
       if declared[.mimeType] == nil, declared[.x11Target] == nil, !type.isPublic {
         add(type.identifier, .type(type))
       }
+      // As its owner spelled it (`text/plain;charset=UTF-8`), for a copy kept after it went.
+      for name in item.ownerNames[type] ?? [] { add(name, .type(type)) }
     }
     if item.options.contains(.concealed) {
       add(WaylandOfferTable.concealedHint, .fixed(Data("secret".utf8)))

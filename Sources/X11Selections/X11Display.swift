@@ -215,13 +215,13 @@ public final class X11Display: Sendable {
 
   /// ``targets(of:stepTimeout:)`` and the window that listed them.
   func listedTargets(of selection: Selection, stepTimeout: Duration) async throws -> (
-    names: [String], owner: SelectionOwnership?
+    names: [String], owner: SelectionOwnership?, isKeptByDesktop: Bool
   ) {
     // 4 bytes an atom; the cap keeps a hostile list from costing more than a glance, and
     // atoms past it are compared, not named, so UTF8_STRING at the end of a long list is kept.
     let reply = try await read(
       selection, target: "TARGETS", stepTimeout: stepTimeout, byteLimit: 1 << 20)
-    let names = try await loop.perform { session in
+    let listed = try await loop.perform { session -> ([String], Bool) in
       let wellKnown = Set(session.connection.atoms(OwnerOffer.wellKnownTargets))
       var seen = Set<XAtom>()
       var atoms: [XAtom] = []
@@ -234,9 +234,15 @@ public final class X11Display: Sendable {
           if seen.insert(atom).inserted { atoms.append(atom) }
         }
       }
-      return session.connection.names(atoms).compactMap { $0 }
+      let names = session.connection.names(atoms).compactMap { $0 }
+      // Mutter's own window lists a Wayland program's types reversed; its clipboard
+      // manager's restore of a copy whose owner went is one type on that window.
+      guard let owner = reply.owner, session.isMutterSelectionWindow(owner.window) else {
+        return (names, false)
+      }
+      return (MutterSelectionBridge.ownerOrder(names), MutterSelectionBridge.isKeptCopy(names))
     }
-    return (names, reply.owner)
+    return (listed.0, reply.owner, listed.1)
   }
 
   /// Text from `selection`, decoded to UTF-8: `UTF8_STRING`, else `COMPOUND_TEXT`, else

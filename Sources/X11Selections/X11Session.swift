@@ -30,6 +30,8 @@ package final class X11Session: X11EventLoopSession {
   private var watchedSelections = Set<XAtom>()
   /// The latest owner of each watched selection, as XFixes reported it.
   private var ownerships: [XAtom: SelectionOwnership] = [:]
+  /// What was learned of the desktop: its window manager, Mutter's selection window.
+  var desktop = DesktopFacts()
 
   /// Makes the session on `connection`, on the X thread of `loop`: the utility windows.
   init(connection: X11Connection, loop: SelectionLoop, clock: DeadlineClock) {

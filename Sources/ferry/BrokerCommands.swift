@@ -126,7 +126,8 @@ extension Ferry.StatusCommand {
   /// One line per display server the broker opened or was asked to — `Wayland display
   /// wayland-1: bridged (data-control)`, `X11 display :0: not bridged: the display server went
   /// away (ICCCM selections)`, `X11 display :0: bridged (ICCCM selections); connected again
-  /// once, last after the display server went away` — then, with two or more bridged, that each is bridged to the
+  /// once, last after the display server went away`, `X11 display :0: bridged (ICCCM
+  /// selections); GNOME (Mutter) through Xwayland` where the desktop is known — then, with two or more bridged, that each is bridged to the
   /// others; `no display: headless` with none.
   static func displayLines(_ status: StatusResponse) -> [String] {
     let displays = status.displayList
@@ -135,6 +136,7 @@ extension Ferry.StatusCommand {
       let state =
         display.bridged ? "bridged" : "not bridged: \(display.problem ?? "no reason given")"
       var line = "\(display.kind) display \(display.name): \(state) (\(display.protocol))"
+      if let desktop = display.desktop { line += "; \(desktop)" }
       if display.bridged, let count = display.reconnections, count > 0 {
         line += "; connected again \(count == 1 ? "once" : "\(count) times")"
         if let loss = display.lastLoss { line += ", last after \(loss)" }

@@ -52,6 +52,9 @@ struct MirrorPolicy: Sendable {
     /// when the pasteboard still holds that copy (the change count), or give the selection up.
     /// A capture item with nothing at hand is forgotten instead: report with ``forgot()``.
     case takeOver(ifChangeCountIs: Int)
+    /// Serve the mirrored copy in place of the desktop's keeper `keeper`, which restored part
+    /// of it after its owner went (GNOME's Mutter); report as for ``takeOver(ifChangeCountIs:)``.
+    case replaceKeeper(OwnerToken, ifChangeCountIs: Int)
   }
 
   /// The copy mirrored, if any.
@@ -91,8 +94,12 @@ struct MirrorPolicy: Sendable {
   /// - Parameter heldAs: The pasteboard's top item when it already holds exactly what was
   ///   captured — the copy came back through a bridge (the compositor's XWayland bridge, or
   ///   another display server's binding): it becomes the mirror, and is not a change.
+  /// - Parameter partOfHeld: The capture is the desktop's keeper holding part of `top`, the
+  ///   copy this policy mirrored, after its owner went (``OwnerOffer/isKeptByDesktop``): the
+  ///   mirror stays whole and is served in the keeper's place — not a change either.
   mutating func captureEnded(
-    _ id: Int, _ capture: OfferCapture?, changeCount: Int, heldAs top: ItemID? = nil
+    _ id: Int, _ capture: OfferCapture?, changeCount: Int, heldAs top: ItemID? = nil,
+    partOfHeld: Bool = false
   )
     -> [Action]
   {
@@ -104,6 +111,11 @@ struct MirrorPolicy: Sendable {
     {
       mirror?.owner = current.owner  // the new owner offers what is already held
       return takeOverIfTheOwnerWent()
+    }
+    if let top, partOfHeld, let held = mirror, held.item == top, held.changeCount == changeCount {
+      mirror?.owner = current.owner
+      ownerWentAway = false  // the keeper's restore is what took the owner's place
+      return [.replaceKeeper(current.owner, ifChangeCountIs: changeCount)]
     }
     if let top {
       mirror = Mirror(owner: current.owner, capture: capture, item: top, changeCount: changeCount)

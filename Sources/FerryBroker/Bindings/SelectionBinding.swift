@@ -171,6 +171,10 @@ final class SelectionBinding: Sendable {
         Task(executorPreference: ProductionExecutor.shared) {
           await self.takeOver(ifChangeCountIs: count)
         }
+      case .replaceKeeper(let keeper, let count):
+        Task(executorPreference: ProductionExecutor.shared) {
+          await self.takeOver(ifChangeCountIs: count, fromKeeper: keeper)
+        }
       case .serve, .disown: break
       }
     }
@@ -274,7 +278,8 @@ final class SelectionBinding: Sendable {
         }
       }
       let actions = policy.captureEnded(
-        id, capture, changeCount: pasteboard.changeCount, heldAs: held)
+        id, capture, changeCount: pasteboard.changeCount, heldAs: held,
+        partOfHeld: held != nil && capture.map { isKeeperRestore($0, of: top) } == true)
       guard actions.contains(.record(id: id)), let item, let capture else {
         if capture != nil, actions.isEmpty {
           logger.debug("\(role): the new owner offers what is already held")
@@ -293,6 +298,16 @@ final class SelectionBinding: Sendable {
       )
       return policy.recorded(item: ObjectIdentifier(item), changeCount: count)
     }
+  }
+
+  /// Whether `capture` is the desktop's keeper restoring part of `top` after its owner went
+  /// (GNOME's Mutter keeps one type): this backend can take the selection back from it, and
+  /// `top` has more to serve than the restore.
+  private func isKeeperRestore(_ capture: OfferCapture, of top: PasteboardItem?) -> Bool {
+    guard capture.offer.isKeptByDesktop, backend.desktopKeeper != nil, let top else {
+      return false
+    }
+    return top.representations.count > capture.captured.count
   }
 
   /// Whether `item` already holds what `capture` got: the capture is of Ferry's own copy
@@ -314,14 +329,18 @@ final class SelectionBinding: Sendable {
   /// Of the item written for a capture, what is kept is what is at hand: the captured bytes
   /// and the representations a paste read in full from the owner. A copy with nothing at
   /// hand — or any copy, when the budget is zero — is forgotten: the pasteboard is cleared.
-  private func takeOver(ifChangeCountIs count: Int) async {
+  ///
+  /// With `keeper`, the selection is the desktop keeper's restore of part of the copy
+  /// (``DesktopClipboardKeeper``), and is taken from it only while it still holds it.
+  private func takeOver(ifChangeCountIs count: Int, fromKeeper keeper: OwnerToken? = nil) async {
     guard let capture = policy.withLock({ $0.mirror?.capture }) else { return }
     let top = pasteboard.items.first
     let captured = captureItem.withLock { $0 }
     let item: PasteboardItem
     if let top, top === captured.item {
       guard byteBudget > 0, let atHand = top.itemAtHand() else {
-        forget(ifChangeCountIs: count)
+        // The keeper's part stays served: it is more than nothing.
+        if keeper == nil { forget(ifChangeCountIs: count) }
         return
       }
       item = atHand
@@ -331,7 +350,11 @@ final class SelectionBinding: Sendable {
     }
     do {
       // Never from a new owner, even one that takes the selection as the broker looks.
-      try await backend.own(role, item: item, onlyIfUnowned: true)
+      if let keeper, let desktop = backend.desktopKeeper {
+        try await desktop.replace(role, keptBy: keeper, with: item, onLost: {})
+      } else {
+        try await backend.own(role, item: item, onlyIfUnowned: true)
+      }
     } catch {
       logger.debug("not taking over \(role): \(error)")
       return
@@ -345,7 +368,10 @@ final class SelectionBinding: Sendable {
       await backend.disown(role)  // Something newer was written meanwhile: serve that.
       return
     }
-    logger.info("the owner of \(role) went away; serving its copy")
+    logger.info(
+      keeper == nil
+        ? "the owner of \(role) went away; serving its copy"
+        : "the owner of \(role) went away and the desktop kept part of its copy; serving all of it")
     // Bytes read past the budget were not at hand when the copy was recorded: record the
     // copy as kept. (A copy that was whole then is in the history already.)
     if let top, top === captured.item,

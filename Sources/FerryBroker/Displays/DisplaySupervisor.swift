@@ -47,6 +47,8 @@ final class DisplaySupervisor: Sendable {
     var lastLoss: String?
     /// The broker is stopping: no connection is made again.
     var closed = false
+    /// The desktop the display belongs to, as the backend named it once connected.
+    var desktop: String?
   }
 
   private let state = TrackedMutex(State())
@@ -92,6 +94,12 @@ final class DisplaySupervisor: Sendable {
       state.problem = nil
       return true
     }
+    if open {
+      Task { [self] in
+        let desktop = await backend.desktopName()
+        state.withLock { if $0.backend === backend { $0.desktop = desktop } }
+      }
+    }
     if !open {
       bridge.tasks.forEach { $0.cancel() }
       backend.close()
@@ -123,7 +131,7 @@ final class DisplaySupervisor: Sendable {
         kind: kind.name, name: display, protocol: kind.protocolName,
         bridged: state.backend != nil && state.problem == nil, problem: state.problem,
         reconnections: state.reconnections == 0 ? nil : state.reconnections,
-        lastLoss: state.lastLoss)
+        lastLoss: state.lastLoss, desktop: state.desktop)
     }
   }
 

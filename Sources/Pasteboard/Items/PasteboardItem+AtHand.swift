@@ -33,6 +33,6 @@ extension PasteboardItem {
     if nothingLazy { return self }
     return PasteboardItem(
       representations: kept, options: options, expirationDate: expirationDate,
-      converters: converters)
+      converters: converters, ownerNames: ownerNames)
   }
 }

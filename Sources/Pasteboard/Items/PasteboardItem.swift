@@ -29,6 +29,11 @@ public final class PasteboardItem: Sendable {
   public let expirationDate: Date?
   /// The converters the item plans with.
   public let converters: ConverterRegistry
+  /// The names the program it was copied from offered a stored type under, where it offered
+  /// more than one (`text/plain;charset=UTF-8` beside `text/plain;charset=utf-8`), in its
+  /// order: a display server serving the copy answers to each, spelled as that program
+  /// spelled it. Empty for an item made here.
+  public let ownerNames: [UTType: [String]]
 
   private let plan = TrackedMutex<(generation: Int, plan: ConversionPlan)?>(nil)
   private let produced = TrackedMutex<[UTType: Task<PasteboardPayload, any Error>]>([:])
@@ -49,10 +54,14 @@ public final class PasteboardItem: Sendable {
   ///   - options: How the item may be kept and shown.
   ///   - expirationDate: When the item stops being served.
   ///   - converters: The converters that serve types nobody stored.
+  ///   - ownerNames: The names the program it was copied from offered each type under
+  ///     (``ownerNames``).
   public init(
     representations: [PasteboardRepresentation], options: Options = [],
-    expirationDate: Date? = nil, converters: ConverterRegistry = .shared
+    expirationDate: Date? = nil, converters: ConverterRegistry = .shared,
+    ownerNames: [UTType: [String]] = [:]
   ) {
+    self.ownerNames = ownerNames
     var seen = Set<UTType>()
     self.representations = representations.filter { seen.insert($0.type).inserted }
     self.options = options.union(Options(markedBy: self.representations))

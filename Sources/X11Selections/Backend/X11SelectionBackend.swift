@@ -130,6 +130,14 @@ public final class X11SelectionBackend: SelectionBackend {
     X11ClipboardManager(display: display)
   }
 
+  public var desktopKeeper: (any DesktopClipboardKeeper)? {
+    X11DesktopKeeper(display: display)
+  }
+
+  public func desktopName() async -> String? {
+    await display.desktopName()
+  }
+
   public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {
     display.onConnectionLost(handler)
   }

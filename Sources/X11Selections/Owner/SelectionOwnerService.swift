@@ -111,6 +111,27 @@ final class SelectionOwnerService {
     return time
   }
 
+  /// Takes `selection` from `keeper` — the desktop's restore of a copy, owned since a known
+  /// time — and serves `item`, only if `keeper` still owns it: the request carries the
+  /// keeper's own time, the selection's last change, so the server ignores it if anyone took
+  /// the selection after (ICCCM §2.1), the keeper's own window included.
+  ///
+  /// - Throws: ``X11Error/ownershipRefused(_:)`` when the selection changed since.
+  func replace(
+    _ selection: XAtom, keptBy keeper: SelectionOwnership, item: PasteboardItem,
+    onLost: @escaping @Sendable () -> Void
+  ) throws -> XTimestamp {
+    let refused = X11Error.ownershipRefused(connection.selection(named: selection) ?? "selection")
+    guard keeper.since != .current, connection.selectionOwner(selection) == keeper.window else {
+      throw refused
+    }
+    connection.setSelectionOwner(selection, session.window, time: keeper.since)
+    guard connection.selectionOwner(selection) == session.window else { throw refused }
+    ownerships[selection] = Ownership(
+      item: item, time: keeper.since, targets: nil, onLost: onLost)
+    return keeper.since
+  }
+
   /// Gives `selection` up.
   func disown(_ selection: XAtom) {
     guard let ownership = ownerships.removeValue(forKey: selection) else { return }
@@ -155,9 +176,12 @@ final class SelectionOwnerService {
     }
     switch request.target {
     case atoms[.targets]:
+      let forMutter = isMutter(asking: property)
       withTargets(of: request.selection) { service, table in
         let names =
-          table.entries.map(\.name) + ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"]
+          forMutter
+          ? MutterSelectionBridge.targetsForMutter(table.entries.map(\.name))
+          : table.entries.map(\.name) + ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS"]
         let list = service.connection.atoms(names).map(\.rawValue)
         service.connection.setProperty(of: request.requestor, property, type: .atom, values: list)
         service.reply(request, property: property)
@@ -175,6 +199,13 @@ final class SelectionOwnerService {
     default:
       serve(request, property: property, item: ownership.item, selection: request.selection)
     }
+  }
+
+  /// Whether a request into `property` is Mutter's, making the Wayland offer of this copy:
+  /// its property (`META_SELECTION`) under Mutter as the window manager.
+  private func isMutter(asking property: XAtom) -> Bool {
+    property == connection.atom(MutterSelectionBridge.property)
+      && MutterSelectionBridge.isMutter(windowManager: session.windowManagerName)
   }
 
   private func refuse(_ request: X11Event.SelectionRequest) {

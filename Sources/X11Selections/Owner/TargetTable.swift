@@ -69,7 +69,7 @@ struct TargetTable: Sendable {
 
   /// The targets of `item`.
   static func make(for item: PasteboardItem) async -> TargetTable {
-    var table = TargetTable(types: item.types)
+    var table = TargetTable(types: item.types, ownerNames: item.ownerNames)
     // Latin-1 that was converted from the UTF-8 text goes out in GTK's form, which never
     // fails; nothing here reads the text, however large.
     if !item.storedTypes.contains(.latin1PlainText), item.types.contains(.utf8PlainText) {
@@ -96,8 +96,9 @@ struct TargetTable: Sendable {
     return table
   }
 
-  /// The targets of `types`, without checks.
-  init(types: [UTType]) {
+  /// The targets of `types`, without checks; each type is also offered under the names its
+  /// owner spelled it with (`ownerNames`, `PasteboardItem.ownerNames`), after its own.
+  init(types: [UTType], ownerNames: [UTType: [String]] = [:]) {
     var seen = Set<String>()
     func add(_ name: String, _ source: Entry.Source, replyType: String? = nil) {
       guard seen.insert(name).inserted else { return }
@@ -112,6 +113,7 @@ struct TargetTable: Sendable {
         // ASCII by MIME rules, so GTK's escaped form.
         add("text/plain", .escapedText(.asciiCRLF))
       }
+      for name in ownerNames[type] ?? [] { add(name, .type(type)) }
     }
   }
 

@@ -61,7 +61,9 @@ extension X11Display {
     async throws -> OwnerOffer
   {
     let listed = try await listedTargets(of: selection, stepTimeout: stepTimeout)
-    return OwnerOffer(selection: selection, advertised: listed.names, owner: listed.owner)
+    return OwnerOffer(
+      selection: selection, advertised: listed.names, owner: listed.owner,
+      isKeptByDesktop: listed.isKeptByDesktop)
   }
 
   /// Reads one target and returns its data for its type: compound text and (unless the type

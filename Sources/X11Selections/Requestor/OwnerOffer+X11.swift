@@ -40,15 +40,22 @@ extension OwnerOffer {
   ///     (`OwnerOffer.keptNames(_:)`).
   ///   - owner: Who listed them, when known. A capture asks nothing of another owner: a
   ///     target asked after another owner took the selection would be that owner's data.
-  public init(selection: Selection, advertised: [String], owner: SelectionOwnership? = nil) {
+  ///   - isKeptByDesktop: Whether the owner is the desktop's keeper of the previous copy
+  ///     (Mutter's restore: ``MutterSelectionBridge``).
+  public init(
+    selection: Selection, advertised: [String], owner: SelectionOwnership? = nil,
+    isKeptByDesktop: Bool = false
+  ) {
     let kept = OwnerOffer.keptNames(advertised)
     var seen = Set<UTType>()
+    var names: [UTType: [String]] = [:]
     let targets = kept.compactMap { name -> Target? in
       guard !Self.metaTargets.contains(name), name != Self.concealedHint,
         !FerryMarker.isMarker(name),
-        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil),
-        seen.insert(type).inserted
+        let type = UTType(tag: name, tagClass: .x11Target, conformingTo: nil)
       else { return nil }
+      names[type, default: []].append(name)
+      guard seen.insert(type).inserted else { return nil }
       return Target(name: name, type: type)
     }
     let hasUTF8 = targets.contains {
@@ -60,7 +67,8 @@ extension OwnerOffer {
       essentialTargets: hasUTF8 ? targets.filter { !Self.textAliases.contains($0.name) } : targets,
       isConcealed: kept.contains(Self.concealedHint), advertised: kept,
       owner: owner.map { OwnerToken($0.window, time: $0.since) },
-      selectionName: role == nil ? selection.rawValue : nil)
+      selectionName: role == nil ? selection.rawValue : nil, isKeptByDesktop: isKeptByDesktop,
+      spellings: names.filter { $0.value.count > 1 })
   }
 
   /// The X selection offered: the one `selectionName` names, else the role's.
