@@ -43,9 +43,9 @@ public struct OwnerOffer: Sendable, Equatable {
   /// image, on its own window). A broker that holds that copy whole serves it instead
   /// (``DesktopClipboardKeeper``); `false` for every application's copy.
   public var isKeptByDesktop: Bool
-  /// Every name the owner listed for each type, in its order, where it listed more than the
-  /// one in ``targets`` (`text/plain;charset=UTF-8` beside `text/plain;charset=utf-8`): a
-  /// copy kept after the owner went answers to each, spelled as the owner spelled it.
+  /// Every name the owner listed for each data type, in its order (`text/plain;charset=UTF-8`
+  /// as well as `text/plain;charset=utf-8`, where ``targets`` keeps one a type): a copy kept
+  /// after the owner went answers to each, spelled as the owner spelled it.
   public var spellings: [UTType: [String]]
 
   /// Creates an offer; `essentialTargets` defaults to all of `targets`, `advertised` to

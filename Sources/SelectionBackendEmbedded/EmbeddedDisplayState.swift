@@ -79,6 +79,9 @@ struct EmbeddedDisplayState: Sendable {
   var reads: [String: Int] = [:]
   /// How many times the broker took each selection.
   var ownCount: [SelectionRole: Int] = [:]
+  /// The owners that are the desktop's keeper restoring part of a copy
+  /// (``EmbeddedSelectionBackend/desktopKeeps(_:_:)``).
+  var keepers: Set<OwnerToken> = []
   private var lastToken: UInt64 = 0
 
   /// A new token: a new owner identity and a later time.

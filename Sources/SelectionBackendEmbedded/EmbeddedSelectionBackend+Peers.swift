@@ -16,8 +16,28 @@ extension EmbeddedSelectionBackend {
     hangsOnTargets: Bool = false,
     application: String? = nil
   ) -> OwnerToken {
+    take(
+      role, targets, concealed: concealed, hangsOnTargets: hangsOnTargets,
+      application: application, keptByDesktop: false)
+  }
+
+  /// The program owning `role` exits and the desktop's keeper takes its place with `kept`,
+  /// the part of the copy it kept, as GNOME's Mutter does: no owner-gone is told, only a new
+  /// owner whose offer ``SelectionBackendCore/OwnerOffer/isKeptByDesktop``.
+  ///
+  /// - Returns: The keeper's token.
+  @discardableResult
+  public func desktopKeeps(_ role: SelectionRole, _ kept: [EmbeddedPeerTarget]) -> OwnerToken {
+    take(role, kept, concealed: false, hangsOnTargets: false, application: nil, keptByDesktop: true)
+  }
+
+  private func take(
+    _ role: SelectionRole, _ targets: [EmbeddedPeerTarget], concealed: Bool,
+    hangsOnTargets: Bool, application: String?, keptByDesktop: Bool
+  ) -> OwnerToken {
     let (token, notices) = state.withLock { state in
       let token = state.nextToken()
+      if keptByDesktop { state.keepers.insert(token) }
       let previous = state.owners.updateValue(
         .peer(targets: targets, concealed: concealed, hangsOnTargets: hangsOnTargets, token: token),
         forKey: role)

@@ -85,11 +85,17 @@ where C.Duration == Duration {
     -> OwnerOffer
   {
     guard roles.contains(role) else { throw .unsupported(role) }
-    guard let owner = state.withLock({ $0.owners[role] }) else { throw .noOwner(role) }
+    guard
+      let (owner, isKeeper) = state.withLock({ state in
+        state.owners[role].map { ($0, state.keepers.contains($0.token)) }
+      })
+    else { throw .noOwner(role) }
     if owner.hangsOnTargets {
       try await waitOut(stepTimeout, step: "waiting for the owner of \(role) to list its targets")
     }
-    return owner.offer(role: role)
+    var offer = owner.offer(role: role)
+    offer.isKeptByDesktop = isKeeper
+    return offer
   }
 
   public func capture(
@@ -130,6 +136,10 @@ where C.Duration == Duration {
 
   public var clipboardManager: (any ClipboardManagerHandOver)? {
     EmbeddedClipboardManager(state: state)
+  }
+
+  public var desktopKeeper: (any DesktopClipboardKeeper)? {
+    EmbeddedDesktopKeeper(state: state)
   }
 
   public func onConnectionLost(_ handler: @escaping @Sendable () -> Void) {

@@ -31,6 +31,6 @@ enum WaylandOffer {
     return OwnerOffer(
       role: role, targets: targets, essentialTargets: essential,
       isConcealed: types.contains(WaylandOfferTable.concealedHint), advertised: types,
-      owner: owner, spellings: names.filter { $0.value.count > 1 })
+      owner: owner, spellings: names)
   }
 }

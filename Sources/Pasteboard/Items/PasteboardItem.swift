@@ -29,10 +29,10 @@ public final class PasteboardItem: Sendable {
   public let expirationDate: Date?
   /// The converters the item plans with.
   public let converters: ConverterRegistry
-  /// The names the program it was copied from offered a stored type under, where it offered
-  /// more than one (`text/plain;charset=UTF-8` beside `text/plain;charset=utf-8`), in its
-  /// order: a display server serving the copy answers to each, spelled as that program
-  /// spelled it. Empty for an item made here.
+  /// The names the program it was copied from offered each stored type under, in its order
+  /// (`text/plain;charset=UTF-8`, which Ferry's own name for the type spells differently): a
+  /// display server serving the copy answers to each, spelled as that program spelled it.
+  /// Empty for an item made here.
   public let ownerNames: [UTType: [String]]
 
   private let plan = TrackedMutex<(generation: Int, plan: ConversionPlan)?>(nil)

@@ -68,7 +68,7 @@ extension OwnerOffer {
       isConcealed: kept.contains(Self.concealedHint), advertised: kept,
       owner: owner.map { OwnerToken($0.window, time: $0.since) },
       selectionName: role == nil ? selection.rawValue : nil, isKeptByDesktop: isKeptByDesktop,
-      spellings: names.filter { $0.value.count > 1 })
+      spellings: names)
   }
 
   /// The X selection offered: the one `selectionName` names, else the role's.

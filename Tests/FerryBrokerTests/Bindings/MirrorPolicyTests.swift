@@ -187,4 +187,40 @@ import UniformTypeIdentifiers
     policy.forgot()
     #expect(policy.ownerGone().isEmpty, "nor is the copy before it re-offered")
   }
+
+  /// HTML and `text`, as a rich copy captured whole.
+  private func richCapture(_ text: String) -> OfferCapture {
+    let html = OwnerOffer.Target(name: "text/html", type: .html)
+    let plain = OwnerOffer.Target(name: "UTF8_STRING", type: .utf8PlainText)
+    return OfferCapture(
+      offer: OwnerOffer(role: .clipboard, targets: [html, plain]),
+      entries: [
+        .init(target: html, data: Data("<b>\(text)</b>".utf8)),
+        .init(target: plain, data: Data(text.utf8)),
+      ])
+  }
+
+  @Test func aDesktopKeepersPartOfTheMirrorIsReplacedByItWithoutAChange() {
+    var policy = MirrorPolicy()
+    _ = policy.ownerChanged(ownerA)
+    _ = policy.captureEnded(1, richCapture("whole"), changeCount: 0)
+    _ = policy.recorded(item: id(0), changeCount: 1)
+    _ = policy.ownerChanged(ownerB)
+    let actions = policy.captureEnded(
+      2, capture("whole"), changeCount: 1, heldAs: id(0), partOfHeld: true)
+    #expect(actions == [.replaceKeeper(ownerB, ifChangeCountIs: 1)])
+    #expect(policy.mirror?.item == id(0), "the whole copy stays the mirror")
+    #expect(policy.mirror?.capture.entries.count == 2, "the mirror keeps the whole capture")
+    #expect(policy.mirror?.owner == ownerB, "the keeper is what the policy replaces")
+  }
+
+  @Test func aKeepersPartAfterAClientsWriteIsNotTheMirrorsToReplace() {
+    var policy = mirroring("whole")
+    _ = policy.ownerChanged(ownerB)
+    // The pasteboard moved on (change 2) since the mirror was written at 1.
+    let actions = policy.captureEnded(
+      2, capture("whole"), changeCount: 2, heldAs: id(1), partOfHeld: true)
+    #expect(!actions.contains(.replaceKeeper(ownerB, ifChangeCountIs: 2)))
+    #expect(policy.mirror?.item == id(1))
+  }
 }
