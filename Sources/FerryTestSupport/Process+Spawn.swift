@@ -45,11 +45,13 @@ public final class TestChild: Sendable {
   ///   - environment: The whole environment; this process's when `nil`.
   ///   - kept: Have the child's group ended with the test process, however that ends
   ///     (``ProcessKeeper``).
+  ///   - passing: Descriptors of this process the child gets as 3, 4, … in this order (not
+  ///     closed here): listening sockets a compositor is told to use.
   /// - Throws: `Errno` when the program cannot be started.
   public static func start(
     path: String, arguments: [String] = [], environment: [String: String]? = nil,
     standardInput: Stream = .nullDevice, standardOutput: Stream = .nullDevice,
-    standardError: Stream = .nullDevice, kept: Bool = true
+    standardError: Stream = .nullDevice, kept: Bool = true, passing: [Int32] = []
   ) throws -> TestChild {
     let descriptors = [standardInput, standardOutput, standardError].enumerated().map {
       number, stream in
@@ -62,12 +64,26 @@ public final class TestChild: Sendable {
           FileDescriptor(rawValue: descriptor), as: CInt(number))
       }
     }
+    // Each passed descriptor is first copied above the numbers it is given as, so that no
+    // duplication overwrites a descriptor another one is still to be taken from.
+    let first = CInt(3)
+    let sources = try passing.map { descriptor in
+      let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, first + CInt(passing.count))
+      guard copy >= 0 else { throw Errno(rawValue: errno) }
+      return copy
+    }
+    defer { sources.forEach { _ = close($0) } }
+    let passed = sources.enumerated().map { number, source in
+      ChildLaunch.DescriptorAction.duplicate(
+        FileDescriptor(rawValue: source), as: first + CInt(number))
+    }
     let launch = ChildLaunch(
       path: path, arguments: [path] + arguments,
       environment: environment.map {
         $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
       },
-      descriptors: descriptors + [.closeAll(from: 3)], group: .own)
+      descriptors: descriptors + passed + [.closeAll(from: first + CInt(passing.count))],
+      group: .own)
     let child = try launch.spawn()
     let started = TestChild(child)
     Thread.detachNewThread {

@@ -93,15 +93,8 @@ extension WaylandSession {
     guard let program = Peers.path(of: arguments[0]) else {
       throw PeerUnavailable(program: arguments[0])
     }
-    let script = """
-      out="$(mktemp)" && err="$(mktemp)" || exit 125
-      "$@" >"$out" 2>"$err"
-      status=$?
-      cat "$out"; cat "$err" >&2; rm -f "$out" "$err"
-      exit "$status"
-      """
     return try run(
-      ["/bin/sh", "-c", script, "sh", program] + arguments.dropFirst(), input: input,
+      ServingPeer.command(program, arguments.dropFirst()), input: input,
       environment: environment,
       x11: x11, timeout: timeout)
   }

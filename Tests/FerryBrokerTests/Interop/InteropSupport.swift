@@ -219,6 +219,10 @@ enum Python {
   static var gtk: String {
     get async throws { try await gtkCheck.value }
   }
+  /// With python3-gi and GTK 4 (for a Wayland peer on a desktop's compositor).
+  static var gtk4: String {
+    get async throws { try await gtk4Check.value }
+  }
   /// With tkinter.
   static var tk: String {
     get async throws { try await tkCheck.value }
@@ -241,6 +245,11 @@ enum Python {
     try await check(
       "python3-gi with GTK 3 (gir1.2-gtk-3.0)",
       ["import gi", "gi.require_version('Gtk', '3.0')", "from gi.repository import Gtk"])
+  }
+  private static let gtk4Check = Task {
+    try await check(
+      "python3-gi with GTK 4 (gir1.2-gtk-4.0)",
+      ["import gi", "gi.require_version('Gtk', '4.0')", "from gi.repository import Gtk"])
   }
   private static let tkCheck = Task { try await check("python3-tk", ["import tkinter"]) }
   private static let qtCheck = Task {
