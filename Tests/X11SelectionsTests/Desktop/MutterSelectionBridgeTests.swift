@@ -3,7 +3,6 @@ import Pasteboard
 import SelectionBackendCore
 import Testing
 import UniformTypeIdentifiers
-import X11Core
 
 @testable import X11Selections
 
