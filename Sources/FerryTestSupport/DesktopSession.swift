@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 
 /// A private session of a real desktop's compositor for interop tests, beside
@@ -39,6 +40,16 @@ public protocol DesktopSession: AnyObject, Sendable {
   /// - Throws: ``PeerUnavailable`` or ``DesktopSessionError``.
   static func disposable() async throws -> Self
 
+  /// The sessions of this kind the test process started, by purpose (what ``dedicated(_:)``
+  /// and ``disposable()`` keep).
+  static var sessions: DesktopSessionCache<Self> { get }
+
+  /// Starts a new session, on the calling thread: what ``dedicated(_:)`` and
+  /// ``disposable()`` call.
+  ///
+  /// - Throws: ``PeerUnavailable`` or ``DesktopSessionError``.
+  static func start() throws -> Self
+
   /// The session's directory: `runtime` (`XDG_RUNTIME_DIR`), `home`, `tmp`, the keeper and
   /// its files, `compositor.log`.
   var directory: String { get }
@@ -65,6 +76,30 @@ public protocol DesktopSession: AnyObject, Sendable {
 }
 
 extension DesktopSession {
+  /// The session for `purpose`, started on first use, on the calling thread.
+  ///
+  /// - Throws: ``PeerUnavailable`` or ``DesktopSessionError``.
+  @available(*, noasync, message: "starts a compositor; await the async form")
+  public static func dedicated(_ purpose: String) throws -> Self {
+    try sessions.session(for: purpose) { try start() }
+  }
+
+  public static func dedicated(_ purpose: String) async throws -> Self {
+    try await sessions.session(for: purpose) { try start() }
+  }
+
+  /// A session never shared, started on the calling thread: call ``stop()`` when done.
+  ///
+  /// - Throws: ``PeerUnavailable`` or ``DesktopSessionError``.
+  @available(*, noasync, message: "starts a compositor; await the async form")
+  public static func disposable() throws -> Self {
+    try sessions.disposable { try start() }
+  }
+
+  public static func disposable() async throws -> Self {
+    try await DetachedThread.run { try disposable() }
+  }
+
   /// `XDG_RUNTIME_DIR` of the compositor and its peers.
   public var runtimeDirectory: String { "\(directory)/runtime" }
 

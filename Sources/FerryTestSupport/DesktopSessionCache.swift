@@ -4,13 +4,16 @@ import Foundation
 /// The sessions of one kind of ``DesktopSession`` a test process started: one per purpose,
 /// started on first use, and every session still running stopped when the test process exits
 /// (Swift Testing's runner ends with `exit`), so that their directories go too.
-final class DesktopSessionCache<Session: DesktopSession>: @unchecked Sendable {
+public final class DesktopSessionCache<Session: DesktopSession>: @unchecked Sendable {
   private var sessions: [String: Result<Session, any Error>] = [:]
   /// Guards `sessions`; never held while a session starts.
   private let cacheLock = NSLock()
   /// Held while a session starts: two sessions starting at once would both build their
   /// compositors on the two cores.
   private let startLock = NSLock()
+
+  /// An empty cache: one a kind of session keeps (``DesktopSession/sessions``).
+  public init() {}
 
   /// The session for `purpose`, started with `start` the first time (its failure too is
   /// remembered: each later call throws it again at once).

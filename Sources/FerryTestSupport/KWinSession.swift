@@ -39,32 +39,9 @@ public final class KWinSession: DesktopSession {
   public var startup: Duration { compositor.startup }
   public var log: String { compositor.log }
 
-  private static let cache = DesktopSessionCache<KWinSession>()
+  public static let sessions = DesktopSessionCache<KWinSession>()
 
-  /// The session for `purpose`, started on first use.
-  ///
-  /// - Throws: ``PeerUnavailable`` when kwin_wayland or dbus-run-session is not installed,
-  ///   or ``DesktopSessionError``.
-  @available(*, noasync, message: "starts a compositor; await the async form")
-  public static func dedicated(_ purpose: String) throws -> KWinSession {
-    try cache.session(for: purpose) { try KWinSession() }
-  }
-
-  public static func dedicated(_ purpose: String) async throws -> KWinSession {
-    try await cache.session(for: purpose) { try KWinSession() }
-  }
-
-  /// A session never shared: call ``stop()`` when done.
-  ///
-  /// - Throws: ``PeerUnavailable`` or ``DesktopSessionError``.
-  @available(*, noasync, message: "starts a compositor; await the async form")
-  public static func disposable() throws -> KWinSession {
-    try cache.disposable { try KWinSession() }
-  }
-
-  public static func disposable() async throws -> KWinSession {
-    try await DetachedThread.run { try disposable() }
-  }
+  public static func start() throws -> KWinSession { try KWinSession() }
 
   public func stop() {
     let first = stopped.withLock { stopped in

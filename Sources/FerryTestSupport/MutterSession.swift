@@ -41,32 +41,9 @@ public final class MutterSession: DesktopSession {
   public var startup: Duration { compositor.startup }
   public var log: String { compositor.log }
 
-  private static let cache = DesktopSessionCache<MutterSession>()
+  public static let sessions = DesktopSessionCache<MutterSession>()
 
-  /// The session for `purpose`, started on first use.
-  ///
-  /// - Throws: ``PeerUnavailable`` when mutter, dbus-run-session or Xvfb is not installed, or
-  ///   ``DesktopSessionError``.
-  @available(*, noasync, message: "starts a compositor; await the async form")
-  public static func dedicated(_ purpose: String) throws -> MutterSession {
-    try cache.session(for: purpose) { try MutterSession() }
-  }
-
-  public static func dedicated(_ purpose: String) async throws -> MutterSession {
-    try await cache.session(for: purpose) { try MutterSession() }
-  }
-
-  /// A session never shared: call ``stop()`` when done.
-  ///
-  /// - Throws: ``PeerUnavailable`` or ``DesktopSessionError``.
-  @available(*, noasync, message: "starts a compositor; await the async form")
-  public static func disposable() throws -> MutterSession {
-    try cache.disposable { try MutterSession() }
-  }
-
-  public static func disposable() async throws -> MutterSession {
-    try await DetachedThread.run { try disposable() }
-  }
+  public static func start() throws -> MutterSession { try MutterSession() }
 
   public func stop() {
     let first = stopped.withLock { stopped in
