@@ -46,18 +46,14 @@ enum DisplayServer {
   /// - Throws: ``BackendError/cannotConnect(_:)``.
   ///
   /// A Wayland compositor that cannot be used (no data-control: GNOME's Mutter) gives way to
-  /// the X display when `DISPLAY` is set too (``hasFallback``); its failure is the one told
-  /// when neither opens.
+  /// the X display when `DISPLAY` is set too (``hasFallback``); then the X display's failure
+  /// is the one told when it does not open either, as on the text paste's fast path.
   static func connect(displayName: String?) throws(BackendError) -> any SelectionBackend {
     guard isWayland else { return try connectX11(displayName: displayName) }
     do {
       return try connectWayland(nil)
-    } catch .cannotConnect(let reason) where hasFallback {
-      do {
-        return try connectX11(displayName: displayName)
-      } catch {
-        throw .cannotConnect(reason)
-      }
+    } catch .cannotConnect where hasFallback {
+      return try connectX11(displayName: displayName)
     }
   }
 }

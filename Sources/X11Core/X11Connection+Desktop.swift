@@ -58,9 +58,10 @@ extension X11Connection {
     return String(decoding: name.bytes, as: UTF8.self)
   }
 
-  /// Whether the server is Xwayland, the X server of a Wayland compositor: it has interned
+  /// Whether the server may be Xwayland, the X server of a Wayland compositor: it has interned
   /// `_XWAYLAND_ALLOW_COMMITS`, its property for the compositor (every Xwayland since 1.20
-  /// does, at start), which no other server knows. Asked without interning it.
+  /// does, at start). Mutter interns it on Xorg too, so a `true` needs a Wayland session
+  /// beside it to mean Xwayland. Asked without interning it.
   public var isXwayland: Bool {
     XInternAtom(display, "_XWAYLAND_ALLOW_COMMITS", 1) != 0
   }

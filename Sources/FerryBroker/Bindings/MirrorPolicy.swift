@@ -115,7 +115,10 @@ struct MirrorPolicy: Sendable {
     if let top, partOfHeld, let held = mirror, held.item == top, held.changeCount == changeCount {
       mirror?.owner = current.owner
       ownerWentAway = false  // the keeper's restore is what took the owner's place
-      return [.replaceKeeper(current.owner, ifChangeCountIs: changeCount)]
+      // The offer's own ownership (X11: the time the restore took the selection, which the
+      // replace must carry), else the event's.
+      let keeper = capture.offer.owner.flatMap { $0.isSameOwner(as: current.owner) ? $0 : nil }
+      return [.replaceKeeper(keeper ?? current.owner, ifChangeCountIs: changeCount)]
     }
     if let top {
       mirror = Mirror(owner: current.owner, capture: capture, item: top, changeCount: changeCount)

@@ -333,11 +333,17 @@ final class SelectionBinding: Sendable {
   /// With `keeper`, the selection is the desktop keeper's restore of part of the copy
   /// (``DesktopClipboardKeeper``), and is taken from it only while it still holds it.
   private func takeOver(ifChangeCountIs count: Int, fromKeeper keeper: OwnerToken? = nil) async {
-    guard let capture = policy.withLock({ $0.mirror?.capture }) else { return }
+    guard let (capture, mirrored) = policy.withLock({ $0.mirror.map { ($0.capture, $0.item) } })
+    else { return }
     let top = pasteboard.items.first
     let captured = captureItem.withLock { $0 }
     let item: PasteboardItem
-    if let top, top === captured.item {
+    if keeper != nil, let top, top !== captured.item, ObjectIdentifier(top) == mirrored {
+      // The mirror is an item the broker already served (an earlier takeover): all of it
+      // that is at hand, not the capture alone.
+      guard let atHand = top.itemAtHand() else { return }
+      item = atHand
+    } else if let top, top === captured.item {
       guard byteBudget > 0, let atHand = top.itemAtHand() else {
         // The keeper's part stays served: it is more than nothing.
         if keeper == nil { forget(ifChangeCountIs: count) }

@@ -27,10 +27,10 @@ public enum MutterSelectionBridge {
   /// The names Mutter always appends.
   static let trailer = ["TARGETS", "TIMESTAMP"]
 
-  /// The owner's order of `listed`, the `TARGETS` of Mutter's own window: the MIME types in
-  /// the order the Wayland program offered them (Mutter lists them reversed), then the
-  /// aliases and meta targets Mutter appended.
-  public static func ownerOrder(_ listed: [String]) -> [String] {
+  /// `listed` (the `TARGETS` of Mutter's own window) split into the MIME types of the owner,
+  /// in the order Mutter listed them, and what Mutter appended: `TARGETS`, `TIMESTAMP`, and
+  /// an alias only where Mutter adds one — at the end, its MIME type listed before it.
+  static func split(_ listed: [String]) -> (types: [String], appended: [String]) {
     var types = listed
     var appended: [String] = []
     for name in trailer.reversed() where types.last == name {
@@ -40,15 +40,26 @@ public enum MutterSelectionBridge {
     where types.last == alias && types.dropLast().contains(mime) {
       appended.insert(types.removeLast(), at: 0)
     }
+    return (types, appended)
+  }
+
+  /// The owner's order of `listed`, the `TARGETS` of Mutter's own window: the MIME types in
+  /// the order the Wayland program offered them (Mutter lists them reversed), then the
+  /// aliases and meta targets Mutter appended.
+  public static func ownerOrder(_ listed: [String]) -> [String] {
+    let (types, appended) = split(listed)
     return types.reversed() + appended
   }
 
-  /// Whether `listed` (the `TARGETS` of Mutter's window) is the list of Mutter's clipboard
+  /// Whether `listed` (the `TARGETS` of Mutter's own window) is the list of Mutter's clipboard
   /// manager restoring a copy whose owner went away: exactly one MIME type, text or an image,
-  /// the only kinds it keeps (`meta-clipboard-manager.c`), with Mutter's own additions.
+  /// the only kinds it keeps (`meta-clipboard-manager.c`), with Mutter's own additions. A
+  /// program's own `UTF8_STRING` beside its text is not Mutter's (Mutter adds none then), so
+  /// such a copy is not taken for a restore; a program offering one image type alone is
+  /// indistinguishable from the restore, and is replaced only when its bytes are the held
+  /// copy's own (docs/DESKTOPS.md).
   public static func isKeptCopy(_ listed: [String]) -> Bool {
-    let added = Set(trailer + aliases.map(\.alias))
-    let types = listed.filter { !added.contains($0) }
+    let types = split(listed).types
     guard types.count == 1, let type = types.first else { return false }
     return type == "text/plain" || type == "text/plain;charset=utf-8" || type.hasPrefix("image/")
   }

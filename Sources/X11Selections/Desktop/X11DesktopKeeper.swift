@@ -1,3 +1,4 @@
+import FerrySystem
 import Pasteboard
 import SelectionBackendCore
 import X11Core
@@ -33,7 +34,11 @@ extension X11Display {
     let found = try? await loop.perform { session -> (String?, Bool) in
       (session.windowManagerName, session.connection.isXwayland)
     }
-    guard let (manager, isXwayland) = found, let manager else { return nil }
+    guard let (manager, serverIsXwayland) = found, let manager else { return nil }
+    // Mutter interns Xwayland's atom on Xorg too (`atomnames.h`): an Xwayland that is one
+    // is also in a Wayland session.
+    let isXwayland =
+      serverIsXwayland && !(ProcessEnvironment.value(of: "WAYLAND_DISPLAY") ?? "").isEmpty
     let desktop: String
     switch manager {
     case _ where MutterSelectionBridge.isMutter(windowManager: manager): desktop = "GNOME (Mutter)"

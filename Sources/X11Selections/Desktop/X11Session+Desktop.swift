@@ -2,18 +2,19 @@ import X11Core
 
 /// What the session learned of the desktop, asked once per connection (and per window).
 struct DesktopFacts {
-  /// The window manager's name, once asked (`nil` inside: none announces one).
-  var windowManager: String??
+  /// The window manager's name, once one announced itself.
+  var windowManager: String?
   /// Whether each window asked about is Mutter's selection window.
   var mutterSelectionWindows: [XWindow: Bool] = [:]
 }
 
 extension X11Session {
-  /// The window manager's name (`Mutter`, `KWin`), asked the first time only.
+  /// The window manager's name (`Mutter`, `KWin`), asked until one announces itself (a
+  /// broker may connect before the manager has), then kept.
   var windowManagerName: String? {
     if let known = desktop.windowManager { return known }
     let name = connection.windowManagerName()
-    desktop.windowManager = .some(name)
+    if let name { desktop.windowManager = name }
     return name
   }
 

@@ -66,6 +66,19 @@ import Testing
       entries.first?.contains("public.html, public.utf8-plain-text") == true, "\(history)")
   }
 
+  static func changeCount(_ fixture: BrokerFixture) async throws -> Int {
+    let status = try await fixture.run(["ferry", "status", "--json"])
+    struct Summary: Decodable {
+      struct Board: Decodable {
+        var pasteboard: String
+        var changeCount: Int
+      }
+      var pasteboards: [Board]
+    }
+    let decoded = try JSONDecoder().decode(Summary.self, from: status.stdout)
+    return decoded.pasteboards.first { $0.pasteboard == "general" }?.changeCount ?? -1
+  }
+
   @Suite(.serialized, .skipsWithoutPeers) struct Mutter {
     let session: MutterSession
 
@@ -111,6 +124,8 @@ import Testing
     @Test func aGtk4RichCopyOutlivesItsAppWithEveryType() async throws {
       let fixture = try await fixture(session, start: true)
       #expect(try await session.runServing(["wl-copy", "before GTK"]).status == 0)
+      #expect(await prints(fixture, ["pbpaste"], "before GTK"))
+      let before = try await changeCount(fixture)
       let copy = try await gtk4CopyThatQuits(in: session, fixture: fixture) {
         try await session.pressKey()
       }
@@ -122,6 +137,9 @@ import Testing
       let listed = lines(try await session.run(["wl-paste", "--list-types"]).stdoutText)
       #expect(Array(listed.prefix(2)) == ["text/html", "text/plain;charset=utf-8"], "\(listed)")
       try await historyHoldsOnce(copy, fixture)
+      #expect(
+        try await changeCount(fixture) == before + 1,
+        "the app's copy is one change; Mutter's restore and its replacement none")
       try await fixture.stop()
     }
 
@@ -191,14 +209,15 @@ import Testing
 
     @Test func aGtk4RichCopyOutlivesItsAppWithEveryTypeAndIsOneChange() async throws {
       let fixture = try await fixture(session, start: true)
-      let before = try await changeCount(fixture)
+      let before = try await DesktopInteropTests.changeCount(fixture)
       let copy = try await gtk4CopyThatQuits(in: session, fixture: fixture) {}
       #expect(
         await prints(session, ["wl-paste", "--no-newline", "--type", "text/html"], copy.html))
       #expect(
         await prints(
           fixture, ["xclip", "-o", "-selection", "clipboard", "-t", "text/html"], copy.html))
-      #expect(try await changeCount(fixture) == before + 1, "one copy is one change")
+      #expect(
+        try await DesktopInteropTests.changeCount(fixture) == before + 1, "one copy is one change")
       try await historyHoldsOnce(copy, fixture)
       try await fixture.stop()
     }
@@ -220,19 +239,6 @@ import Testing
       let pasted = try await session.run(
         ["wl-paste", "--primary", "--no-newline"], timeout: .seconds(10))
       #expect(pasted.stdoutText == text, "wl-paste --primary: \(pasted.stderrText)")
-    }
-
-    private func changeCount(_ fixture: BrokerFixture) async throws -> Int {
-      let status = try await fixture.run(["ferry", "status", "--json"])
-      struct Summary: Decodable {
-        struct Board: Decodable {
-          var pasteboard: String
-          var changeCount: Int
-        }
-        var pasteboards: [Board]
-      }
-      let decoded = try JSONDecoder().decode(Summary.self, from: status.stdout)
-      return decoded.pasteboards.first { $0.pasteboard == "general" }?.changeCount ?? -1
     }
   }
 }

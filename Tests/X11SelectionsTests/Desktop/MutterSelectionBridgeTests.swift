@@ -43,6 +43,8 @@ import UniformTypeIdentifiers
     (["text/plain", "STRING", "TARGETS", "TIMESTAMP"], true),
     (["image/png", "TARGETS", "TIMESTAMP"], true),
     (["text/html", "TARGETS", "TIMESTAMP"], false),  // the manager keeps text or images only
+    // A program's own UTF8_STRING beside its text: Mutter appends no alias then.
+    (["UTF8_STRING", "text/plain;charset=utf-8", "TARGETS", "TIMESTAMP"], false),
     (["text/plain;charset=utf-8", "text/html", "UTF8_STRING", "TARGETS", "TIMESTAMP"], false),
     ([String](), false),
   ])
