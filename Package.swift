@@ -155,6 +155,12 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),
 
+    // One clipboard across machines (`ferry sync`): the link's messages and the engine, over
+    // the broker's socket through FerryClient (docs/SYNC.md).
+    .target(
+      name: "FerrySync",
+      dependencies: ["CLibCrypto", "FerryClient", "FerryProtocol", "FerrySystem"]),
+
     // The command-line tools' shared code: copy, paste, options, exit statuses.
     .target(
       name: "FerryCommandLine",
@@ -169,8 +175,8 @@ let package = Package(
       name: "ferry",
       dependencies: [
         "ClipboardHistory", "DragWindows", "FerryBroker", "FerryClient", "FerryCommandLine",
-        "FerryConfiguration", "FerryProtocol", "FerrySystem", "ImageConversion", "JSONText",
-        "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
+        "FerryConfiguration", "FerryProtocol", "FerrySync", "FerrySystem", "ImageConversion",
+        "JSONText", "Pasteboard", "UniformTypeIdentifiers", "X11Selections",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),

@@ -54,6 +54,34 @@ extension BrokerClient {
     return (answer.type, data)
   }
 
+  /// Reads the first of `types` the pasteboard serves into memory, giving up past `limit`
+  /// bytes.
+  ///
+  /// - Returns: The type served and its bytes, or `nil` when they pass `limit` (the
+  ///   connection is then closed).
+  /// - Throws: ``BrokerClientError`` as ``read(types:from:into:)``.
+  public func read(
+    types: [String], from pasteboard: String = WireProtocol.defaultPasteboard, limit: Int
+  ) throws(BrokerClientError) -> (type: String, data: Data)? {
+    var data = Data()
+    var passed = false
+    do {
+      let answer = try requestRead(types, from: pasteboard, inPlace: nil) {
+        bytes throws(BrokerClientError) in
+        guard data.count + bytes.count <= limit else {
+          passed = true
+          throw BrokerClientError(code: .io, message: "past \(limit) bytes")
+        }
+        data.append(contentsOf: bytes)
+      }
+      return (answer.type, data)
+    } catch {
+      guard passed else { throw error }
+      close()
+      return nil
+    }
+  }
+
   /// What a pasteboard holds: its types, stored and converted, its change count, whether it
   /// is concealed.
   public func types(of pasteboard: String = WireProtocol.defaultPasteboard)

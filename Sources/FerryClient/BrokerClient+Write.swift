@@ -25,10 +25,36 @@ extension BrokerClient {
     _ representations: [Representation], to pasteboard: String = WireProtocol.defaultPasteboard,
     options: [ItemOption] = [], expires: Double? = nil
   ) throws(BrokerClientError) -> Int {
-    let request = WriteRequest(
-      pasteboard: pasteboard,
-      representations: representations.map { RepresentationHeader(type: $0.type) },
-      options: options.isEmpty ? nil : options, expires: expires)
+    try write(
+      WriteRequest(
+        pasteboard: pasteboard,
+        representations: representations.map { RepresentationHeader(type: $0.type) },
+        options: options.isEmpty ? nil : options, expires: expires),
+      representations
+    ).changeCount
+  }
+
+  /// Puts an item that came from another machine on a pasteboard, when its origin is greater
+  /// than the current item's (`ferry sync`; docs/SYNC.md).
+  ///
+  /// - Returns: The change count after, and whether the item was written (`applied`); one
+  ///   that was not went to the history only.
+  /// - Throws: ``BrokerClientError`` as ``write(_:to:options:expires:)``.
+  public func write(
+    _ representations: [Representation], to pasteboard: String, origin: ItemOrigin,
+    expires: Double? = nil
+  ) throws(BrokerClientError) -> ChangeCountResponse {
+    try write(
+      WriteRequest(
+        pasteboard: pasteboard,
+        representations: representations.map { RepresentationHeader(type: $0.type) },
+        expires: expires, origin: origin),
+      representations)
+  }
+
+  private func write(_ request: WriteRequest, _ representations: [Representation])
+    throws(BrokerClientError) -> ChangeCountResponse
+  {
     // While the data streams, an early refusal is looked for among the frames that came in:
     // the hello's answer must not be among them.
     try connection.completeHello()
@@ -36,7 +62,7 @@ extension BrokerClient {
     if let refusal = try connection.sendRepresentations(representations.map(\.source)) {
       throw refusal
     }
-    return try connection.expectResponse(ChangeCountResponse.self).changeCount
+    return try connection.expectResponse(ChangeCountResponse.self)
   }
 
   /// Removes a pasteboard's items.

@@ -19,6 +19,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case timeout = 4
   case badInput = 5
   case io = 6
+  case remote = 7
 
   /// What the status means, in one line.
   public var meaning: String {
@@ -42,6 +43,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case .io:
       "I/O: a file or the terminal could not be read or written, an input went on past 1 GiB, the broker's "
         + "socket is not safely yours, or the broker failed"
+    case .remote:
+      "remote: `ferry sync` could not reach the other machine or was refused there (ssh failed, no ferry or "
+        + "no broker there, bytes before the handshake)"
     }
   }
 

@@ -4,6 +4,7 @@ extension ConfigurationKey {
     captureLimit, logLevel,
     historyEnabled, historyPrimary, historyEntries, historySize, historyItemSize, historyIgnore,
     captureTimeout, serveTimeout, imagesPixelLimit,
+    syncHosts, syncMaxSize, syncExclude, syncPrimary,
   ]
 
   /// The key named `name` in the file.
@@ -83,4 +84,32 @@ extension ConfigurationKey {
     summary:
       "The largest image the broker converts to other formats, in megapixels; a larger one is refused before its pixels are read."
   )
+
+  /// The machines `ferry daemon` keeps a sync link to.
+  public static let syncHosts = ConfigurationKey(
+    name: "sync.hosts", variable: "FERRY_SYNC_HOSTS", flag: "--sync-host",
+    kind: .names, defaultValue: .names([]),
+    summary:
+      "Hosts (as ssh names them) whose clipboard `ferry daemon` keeps one with this one, through `ferry sync` over ssh (docs/SYNC.md)."
+  )
+
+  /// The largest copy `ferry sync` sends or takes.
+  public static let syncMaxSize = ConfigurationKey(
+    name: "sync.max-size", variable: "FERRY_SYNC_MAX_SIZE", flag: "--max-size",
+    kind: .number(minimum: 1, maximum: 1 << 14, unit: "MiB"), defaultValue: .number(64),
+    summary: "The largest copy `ferry sync` sends or takes, in MiB; larger ones are skipped and counted.")
+
+  /// Types `ferry sync` never sends.
+  public static let syncExclude = ConfigurationKey(
+    name: "sync.exclude", variable: "FERRY_SYNC_EXCLUDE", flag: "--exclude",
+    kind: .names, defaultValue: .names([]),
+    summary:
+      "Types (identifiers or MIME types) whose copies `ferry sync` never sends; concealed, transient and this-host-only copies never go in any case."
+  )
+
+  /// Whether `ferry sync` carries PRIMARY too.
+  public static let syncPrimary = ConfigurationKey(
+    name: "sync.primary", variable: "FERRY_SYNC_PRIMARY", flag: "--[no-]primary",
+    kind: .toggle, defaultValue: .toggle(false),
+    summary: "Synchronize PRIMARY (selected text) too, not only the clipboard.")
 }

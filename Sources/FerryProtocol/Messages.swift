@@ -17,6 +17,9 @@ public enum WireProtocol {
 /// The operations a REQUEST frame can name in its `op` field.
 public enum BrokerOperation: String, Codable, Sendable, CaseIterable {
   case hello, write, read, types, watch, clear, register, status
+  /// What `ferry sync` reports of its links, answered with the broker's clock
+  /// (`Messages+Sync.swift`).
+  case syncReport
   /// The clipboard history's operations (`Messages+History.swift`).
   case historyList, historySearch, historyShow, historyRestore, historyDelete, historyClear,
     historyPin, historyUnpin
@@ -102,23 +105,34 @@ public struct WriteRequest: BrokerRequest, Hashable {
   public var options: [ItemOption]?
   /// When the item stops being served, in seconds since 1970.
   public var expires: Double?
+  /// Where the item was first copied, for an item `ferry sync` brings from another machine:
+  /// the broker then takes it only when its tag is greater than the current item's (the
+  /// answer's `applied` says whether it did), and keeps the origin with it.
+  public var origin: ItemOrigin?
 
   public init(
     pasteboard: String? = nil, representations: [RepresentationHeader],
-    options: [ItemOption]? = nil, expires: Double? = nil
+    options: [ItemOption]? = nil, expires: Double? = nil, origin: ItemOrigin? = nil
   ) {
     self.pasteboard = pasteboard
     self.representations = representations
     self.options = options
     self.expires = expires
+    self.origin = origin
   }
 }
 
 /// The answer to `write` and `clear`: the pasteboard's change count after it.
 public struct ChangeCountResponse: Codable, Sendable, Hashable {
   public var changeCount: Int
+  /// For a write with an `origin`: `false` when the current item's tag was greater, so the
+  /// item went to the history only. Absent otherwise (the item was written).
+  public var applied: Bool?
 
-  public init(changeCount: Int) { self.changeCount = changeCount }
+  public init(changeCount: Int, applied: Bool? = nil) {
+    self.changeCount = changeCount
+    self.applied = applied
+  }
 }
 
 /// Asks for the first of `types` the pasteboard serves, conversions included.
@@ -212,16 +226,24 @@ public struct PasteboardState: Codable, Sendable, Hashable {
   public var storedTypes: [String]
   /// Whether an item is concealed (a password): its bytes never appear in watch output.
   public var concealed: Bool
+  /// The first item's options other than `concealed` (`transient`, `currentHostOnly`), from
+  /// the write or from marker types; absent when it has none.
+  public var options: [ItemOption]?
+  /// Where the first item was copied (``ItemOrigin``); absent for an empty pasteboard and
+  /// from a broker before `ferry sync`.
+  public var origin: ItemOrigin?
 
   public init(
     pasteboard: String, changeCount: Int, types: [String], storedTypes: [String],
-    concealed: Bool
+    concealed: Bool, options: [ItemOption]? = nil, origin: ItemOrigin? = nil
   ) {
     self.pasteboard = pasteboard
     self.changeCount = changeCount
     self.types = types
     self.storedTypes = storedTypes
     self.concealed = concealed
+    self.options = options
+    self.origin = origin
   }
 }
 
@@ -317,12 +339,14 @@ public struct StatusResponse: Codable, Sendable, Hashable {
   /// from a broker before the list. `display`, `x11Bridged` and `wayland` say the same for X11
   /// and Wayland and are kept for one release (docs/PROTOCOL.md).
   public var displays: [DisplayStatus]?
+  /// The links of every `ferry sync` reporting to this broker; absent when none does.
+  public var sync: [SyncLinkStatus]?
 
   public init(
     version: String, protocolVersion: Int = WireProtocol.version, pid: Int32, uptime: Double,
     display: String?, x11Bridged: Bool, clipboardManager: Bool, socket: String,
     pasteboards: [PasteboardState], history: HistoryStatusSummary? = nil, wayland: String? = nil,
-    displays: [DisplayStatus]? = nil
+    displays: [DisplayStatus]? = nil, sync: [SyncLinkStatus]? = nil
   ) {
     self.version = version
     self.protocolVersion = protocolVersion
@@ -336,11 +360,12 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     self.history = history
     self.wayland = wayland
     self.displays = displays
+    self.sync = sync
   }
 
   enum CodingKeys: String, CodingKey {
     case version, protocolVersion, pid, uptime, display, x11Bridged, clipboardManager, socket
-    case pasteboards, history, wayland, displays
+    case pasteboards, history, wayland, displays, sync
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -357,6 +382,7 @@ public struct StatusResponse: Codable, Sendable, Hashable {
     try container.encodeIfPresent(history, forKey: .history)
     try container.encodeIfPresent(wayland, forKey: .wayland)
     try container.encodeIfPresent(displays, forKey: .displays)
+    try container.encodeIfPresent(sync, forKey: .sync)
   }
 }
 

@@ -140,6 +140,20 @@ public final class Pasteboard: Sendable {
     write([PasteboardItem(value, options: options, converters: converters)])
   }
 
+  /// Replaces the contents with `items`, provided nothing was written since `changeCount`.
+  ///
+  /// - Returns: The new change count, or `nil` when the pasteboard changed since.
+  @discardableResult
+  public func write(_ items: [PasteboardItem], ifChangeCountIs changeCount: Int) -> Int? {
+    contents.withLock { contents in
+      guard contents.changeCount == changeCount else { return nil }
+      contents.items = items
+      contents.changeCount += 1
+      for watcher in contents.watchers.values { watcher.yield(contents.changeCount) }
+      return contents.changeCount
+    }
+  }
+
   private func replace(with items: [PasteboardItem]) -> Int {
     contents.withLock { contents in
       contents.items = items

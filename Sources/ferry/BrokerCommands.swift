@@ -118,6 +118,10 @@ extension Ferry {
           "\(board.pasteboard) \(board.changeCount)\(board.concealed ? " (concealed)" : ""): \(board.types.joined(separator: ", "))"
         )
       }
+      if let links = status.sync {
+        print("sync:")
+        for line in SyncStatusText.lines(links, now: SyncStatusText.now) { print("  \(line)") }
+      }
     }
   }
 }

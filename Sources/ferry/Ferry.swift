@@ -22,7 +22,7 @@ struct Ferry: ParsableCommand {
       CopyCommand.self, PasteCommand.self, TypesCommand.self, WatchCommand.self, ClearCommand.self,
       StatusCommand.self, HistoryCommand.self, RegisterCommand.self, SaveCommand.self,
       OpenCommand.self, TypeCommand.self,
-      DaemonCommand.self, ConfigCommand.self,
+      DaemonCommand.self, ConfigCommand.self, SyncCommand.self,
       DragCommand.self,
       DropCommand.self,
     ])

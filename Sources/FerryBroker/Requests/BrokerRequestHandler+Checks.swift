@@ -54,14 +54,22 @@ extension BrokerRequestHandler {
   /// A pasteboard's state; the types of a concealed item are listed, its bytes never.
   ///
   /// - Parameter changeCount: The change count to report; the pasteboard's own when `nil`.
-  static func state(of board: Pasteboard, changeCount: Int? = nil) -> PasteboardState {
+  func state(of board: Pasteboard, changeCount: Int? = nil) -> PasteboardState {
+    let count = changeCount ?? board.changeCount
     let items = board.items
     var seen = Set<UTType>()
     let types = items.flatMap(\.types).filter { seen.insert($0).inserted }
+    var options: [ItemOption] = []
+    if let first = items.first {
+      if first.options.contains(.transient) { options.append(.transient) }
+      if first.options.contains(.currentHostOnly) { options.append(.currentHostOnly) }
+    }
     return PasteboardState(
-      pasteboard: board.name.rawValue, changeCount: changeCount ?? board.changeCount,
+      pasteboard: board.name.rawValue, changeCount: count,
       types: types.map(\.identifier),
       storedTypes: items.flatMap(\.storedTypes).map(\.identifier),
-      concealed: items.contains { $0.options.contains(.concealed) })
+      concealed: items.contains { $0.options.contains(.concealed) },
+      options: options.isEmpty ? nil : options,
+      origin: state.origins.origin(of: board, at: count))
   }
 }

@@ -8,7 +8,7 @@ extension BrokerRequestHandler {
   /// - Throws: ``ProtocolFailure``: `badRequest` for a bad name, `timeout`.
   func types(_ request: TypesRequest) async throws -> PasteboardState {
     let board = try await settledPasteboard(request.pasteboard)
-    return Self.state(of: board).fitting(within: PasteboardState.budget(sharing: 1))
+    return state(of: board).fitting(within: PasteboardState.budget(sharing: 1))
   }
 
   /// `clear`: removes a pasteboard's items.

@@ -10,7 +10,7 @@ extension BrokerRequestHandler {
     for name in state.usedPasteboards where !names.contains(name) { names.append(name) }
     let budget = PasteboardState.budget(sharing: names.count)
     let boards = names.map {
-      Self.state(of: configuration.pasteboard($0)).fitting(within: budget)
+      state(of: configuration.pasteboard($0)).fitting(within: budget)
     }
     let (seconds, attoseconds) = status.uptime.components
     return StatusResponse(
@@ -19,6 +19,6 @@ extension BrokerRequestHandler {
       x11Bridged: status.x11Bridged, clipboardManager: status.clipboardManager,
       socket: configuration.location.path, pasteboards: boards,
       history: await historyStatus(problem: status.historyProblem), wayland: status.wayland,
-      displays: status.displays)
+      displays: status.displays, sync: state.syncReports.links)
   }
 }

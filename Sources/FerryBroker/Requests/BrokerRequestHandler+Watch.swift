@@ -29,14 +29,14 @@ extension BrokerRequestHandler {
           for await count in stream { eventSink.yield((index, count)) }
         }
       }
-      group.addTask {
+      group.addTask { [self] in
         for await (index, count) in events {
           let board = boards[index]
           guard board.changeCount == count else { continue }  // superseded
-          let state = Self.state(of: board, changeCount: count)
+          let snapshot = state(of: board, changeCount: count)
             .fitting(within: PasteboardState.budget(sharing: 1))
           guard board.changeCount == count else { continue }  // changed while read
-          try await outbound.write(ByteBuffer(frame: try Frame.json(.event, state)))
+          try await outbound.write(ByteBuffer(frame: try Frame.json(.event, snapshot)))
         }
       }
       // The client sends nothing more; the end of its stream ends the watch.

@@ -81,7 +81,27 @@ extension BrokerRequestHandler {
       representations: representations, options: plan.options, expirationDate: plan.expires,
       converters: board.converters)
     configuration.history?.sources.note(item, source: clientName)
-    let count = board.write([item])
+    let count: Int
+    if let origin = request.origin {
+      let outcome = state.origins.write([item], from: origin, to: board)
+      guard outcome.applied else {
+        // A copy from another machine older than the one here: kept in the history only.
+        logger.debug(
+          "a synchronized copy older than the current one goes to the history only",
+          metadata: ["origin": "\(origin)", "pasteboard": "\(board.name.rawValue)"])
+        if let history = configuration.history,
+          history.settings.recordedPasteboards.contains(board.name.rawValue)
+        {
+          await history.record(item, from: board, changeCount: outcome.changeCount)
+        } else {
+          _ = configuration.history?.sources.take(item)
+        }
+        return .written(ChangeCountResponse(changeCount: outcome.changeCount, applied: false))
+      }
+      count = outcome.changeCount
+    } else {
+      count = board.write([item])
+    }
     if item.options.contains(.concealed) {
       logger.debug(
         "wrote a concealed item",
@@ -98,7 +118,8 @@ extension BrokerRequestHandler {
         ])
     }
     await configuration.publication(board.name, count)
-    return .written(ChangeCountResponse(changeCount: count))
+    return .written(
+      ChangeCountResponse(changeCount: count, applied: request.origin == nil ? nil : true))
   }
 
   /// Reads and drops the DATA and END frames of `representations` representations.

@@ -18,6 +18,10 @@ final class BrokerState: Sendable {
   let configuration: BrokerSocketServer.Configuration
   /// Where large representations written through the socket go.
   let spool: SpoolDirectory
+  /// Each pasteboard's item's origin, and the clock, for `ferry sync`.
+  let origins = ItemOrigins()
+  /// What the `ferry sync` processes report of their links.
+  let syncReports = SyncReports()
   /// Pasteboards used through the socket, in first-use order, for `status`.
   private let used = TrackedMutex<[Pasteboard.Name]>([])
 

@@ -168,6 +168,8 @@ struct BrokerSocketConnection {
       try await respond(
         try await handler.register(try request(RegisterRequest.self, from: frame), frames: &frames))
     case .status: try await respond(await handler.status())
+    case .syncReport:
+      try await respond(handler.syncReport(try request(SyncReportRequest.self, from: frame)))
     case .historyList:
       try await respond(
         try await handler.historyList(try request(HistoryListRequest.self, from: frame)))
