@@ -97,7 +97,8 @@ extension ConfigurationKey {
   public static let syncMaxSize = ConfigurationKey(
     name: "sync.max-size", variable: "FERRY_SYNC_MAX_SIZE", flag: "--max-size",
     kind: .number(minimum: 1, maximum: 1 << 14, unit: "MiB"), defaultValue: .number(64),
-    summary: "The largest copy `ferry sync` sends or takes, in MiB; larger ones are skipped and counted.")
+    summary:
+      "The largest copy `ferry sync` sends or takes, in MiB; larger ones are skipped and counted.")
 
   /// Types `ferry sync` never sends.
   public static let syncExclude = ConfigurationKey(

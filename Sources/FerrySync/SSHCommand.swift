@@ -18,7 +18,9 @@ public struct SSHCommand: Sendable, Hashable {
     "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=3",
   ]
 
-  public init(ssh: String = "ssh", host: String, remoteFerry: String = "ferry", remoteArguments: [String] = []) {
+  public init(
+    ssh: String = "ssh", host: String, remoteFerry: String = "ferry", remoteArguments: [String] = []
+  ) {
     self.ssh = ssh
     self.host = host
     self.remoteFerry = remoteFerry
@@ -42,7 +44,9 @@ public struct SSHCommand: Sendable, Hashable {
 
   /// `word` quoted for a POSIX shell when it needs it.
   static func quoted(_ word: String) -> String {
-    let plain = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0)) }
+    let plain = word.allSatisfy {
+      $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0))
+    }
     if plain, !word.isEmpty { return word }
     return "'" + word.replacing("'", with: "'\\''") + "'"
   }

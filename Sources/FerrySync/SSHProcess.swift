@@ -107,7 +107,6 @@ final class SSHProcess: @unchecked Sendable {
   }
 }
 
-
 /// The last line of a stream, shared with the thread that reads it.
 final class LastLine: Sendable {
   let value = TrackedMutex<String?>(nil)

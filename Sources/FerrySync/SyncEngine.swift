@@ -52,7 +52,6 @@ public final class SyncEngine: @unchecked Sendable {
     var reportDue = false
   }
 
-
   /// An engine over `local`; nothing runs until ``start(onEnd:)``.
   public init(
     local: any LocalPasteboards, settings: SyncSettings, hostName: String = SyncEngine.hostName,
@@ -99,7 +98,8 @@ public final class SyncEngine: @unchecked Sendable {
   public static var hostName: String {
     var name = [CChar](repeating: 0, count: 256)
     guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
-    return String(decoding: name.prefix(while: { $0 != 0 }).map(UInt8.init(bitPattern:)), as: UTF8.self)
+    return String(
+      decoding: name.prefix(while: { $0 != 0 }).map(UInt8.init(bitPattern:)), as: UTF8.self)
   }
 
   // MARK: Links

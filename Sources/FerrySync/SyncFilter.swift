@@ -45,8 +45,7 @@ public enum SyncFilter {
   }
 
   /// The stored types of `state` that may be sent, in order, or why none may.
-  public static func sendableTypes(of state: PasteboardState, settings: SyncSettings) -> Decision
-  {
+  public static func sendableTypes(of state: PasteboardState, settings: SyncSettings) -> Decision {
     if state.concealed { return .skip(.concealed) }
     let options = state.options ?? []
     if options.contains(.concealed) { return .skip(.concealed) }

@@ -57,7 +57,8 @@ public final class SyncHostLink: Sendable {
     var failure: SyncLinkError?
     var outcome: SyncOutcome?
     do {
-      outcome = try engine.run(process.channel, record: record, initiator: true, once: once, check: check)
+      outcome = try engine.run(
+        process.channel, record: record, initiator: true, once: once, check: check)
     } catch {
       failure = error
     }
@@ -65,7 +66,8 @@ public final class SyncHostLink: Sendable {
     let ended = process.stop()
     current.withLock { $0 = nil }
     record.update { $0.sshPID = nil }
-    let message = describe(failure, ended: ended, lastLine: process.lastErrorLine, once: once || check)
+    let message = describe(
+      failure, ended: ended, lastLine: process.lastErrorLine, once: once || check)
     return (reached, message, outcome)
   }
 

@@ -249,8 +249,7 @@ final class SyncSession: @unchecked Sendable {
   /// The pulled offer whose bytes are awaited; only the newest.
   private let pulls = TrackedMutex<SyncMessage.Offer?>(nil)
 
-  private func received(_ offer: SyncMessage.Offer, _ representations: [SyncItem.Representation])
-  {
+  private func received(_ offer: SyncMessage.Offer, _ representations: [SyncItem.Representation]) {
     let item = SyncItem(
       pasteboard: offer.pasteboard, origin: offer.origin, representations: representations,
       expiresIn: offer.expiresIn)

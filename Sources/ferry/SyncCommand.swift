@@ -50,19 +50,31 @@ extension Ferry {
     var receiveOnly = false
     @Option(help: ArgumentHelp(.syncMaxSize, valueName: "MiB"))
     var maxSize: Int?
-    @Option(help: ArgumentHelp("Copies up to this size go at once; larger ones when pulled (MiB).", valueName: "MiB"))
+    @Option(
+      help: ArgumentHelp(
+        "Copies up to this size go at once; larger ones when pulled (MiB).", valueName: "MiB"))
     var eagerSize = 4
-    @Option(help: ArgumentHelp("The ssh command ($FERRY_SSH, else ssh), as rsync's -e.", valueName: "command"))
+    @Option(
+      help: ArgumentHelp(
+        "The ssh command ($FERRY_SSH, else ssh), as rsync's -e.", valueName: "command"))
     var ssh: String?
-    @Option(help: ArgumentHelp("The ferry on the other machines (ferry on their PATH).", valueName: "path"))
+    @Option(
+      help: ArgumentHelp(
+        "The ferry on the other machines (ferry on their PATH).", valueName: "path"))
     var remoteFerry = "ferry"
-    @Option(help: ArgumentHelp("The display whose broker the other machines relay to.", valueName: "name"))
+    @Option(
+      help: ArgumentHelp("The display whose broker the other machines relay to.", valueName: "name")
+    )
     var remoteDisplay: String?
     @Flag(help: "Copy ssh's messages to standard error.")
     var verbose = false
-    @Flag(help: ArgumentHelp("Be the other end: frames on standard input and output.", visibility: .hidden))
+    @Flag(
+      help: ArgumentHelp(
+        "Be the other end: frames on standard input and output.", visibility: .hidden))
     var stdio = false
-    @Option(help: ArgumentHelp("With --stdio: the display whose broker to relay to.", visibility: .hidden))
+    @Option(
+      help: ArgumentHelp("With --stdio: the display whose broker to relay to.", visibility: .hidden)
+    )
     var display: String?
     @Option(help: ArgumentHelp("With --stdio: the broker's socket.", visibility: .hidden))
     var socket: String?
@@ -72,7 +84,9 @@ extension Ferry {
         guard hosts.isEmpty else { throw ValidationError("--stdio takes no host") }
         return
       }
-      guard !hosts.isEmpty else { throw ValidationError("name at least one host (ferry sync HOST)") }
+      guard !hosts.isEmpty else {
+        throw ValidationError("name at least one host (ferry sync HOST)")
+      }
       guard !(once && check) else { throw ValidationError("--once and --check exclude each other") }
       guard !(sendOnly && receiveOnly) else {
         throw ValidationError("--send-only and --receive-only exclude each other")
@@ -174,7 +188,8 @@ extension Ferry {
     /// Why a copy is not sent, for people.
     static func describe(_ reason: SyncFilter.Reason) -> String {
       switch reason {
-      case .concealed: "the copy is concealed (a password); concealed copies never leave this machine"
+      case .concealed:
+        "the copy is concealed (a password); concealed copies never leave this machine"
       case .transient: "the copy is marked transient"
       case .currentHostOnly: "the copy is marked for this host only"
       case .excluded: "the copy has a type named in sync.exclude"

@@ -49,7 +49,9 @@ extension Ferry.SyncCommand {
           Glibc.exit(ExitStatus.noDisplayNoBroker.rawValue)
         }
       } catch {
-        Self.fail("\(SyncEngine.hostName): the broker does not answer: \(error)", on: output, status: .noDisplayNoBroker)
+        Self.fail(
+          "\(SyncEngine.hostName): the broker does not answer: \(error)", on: output,
+          status: .noDisplayNoBroker)
       }
       let channel = FramedChannel(input: .standardInput, output: output)
       do {
@@ -62,11 +64,16 @@ extension Ferry.SyncCommand {
     }
 
     /// The options a forced command's client asked for, or the refusal.
-    static func forcedCommandOptions(_ original: String) -> Result<(socket: String?, display: String?), CommandFailure> {
+    static func forcedCommandOptions(_ original: String) -> Result<
+      (socket: String?, display: String?), CommandFailure
+    > {
       let words = original.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
       guard let sync = words.firstIndex(of: "sync"), words.dropFirst(sync + 1).first == "--stdio"
       else {
-        return .failure(CommandFailure("this key runs only `ferry sync --stdio`; refused: \(original.prefix(80))", status: .usage))
+        return .failure(
+          CommandFailure(
+            "this key runs only `ferry sync --stdio`; refused: \(original.prefix(80))",
+            status: .usage))
       }
       var options: (socket: String?, display: String?) = (nil, nil)
       var rest = words[(sync + 2)...].makeIterator()
@@ -76,7 +83,10 @@ extension Ferry.SyncCommand {
         case "--socket": options.socket = rest.next()
         case "--primary": continue
         default:
-          return .failure(CommandFailure("this key runs only `ferry sync --stdio`; refused the option \(word.prefix(40))", status: .usage))
+          return .failure(
+            CommandFailure(
+              "this key runs only `ferry sync --stdio`; refused the option \(word.prefix(40))",
+              status: .usage))
         }
       }
       return .success(options)

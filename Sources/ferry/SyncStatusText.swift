@@ -37,7 +37,8 @@ enum SyncStatusText {
       if let remote = link.remote { details.append(remote) }
       if !details.isEmpty { head += " (\(details.joined(separator: "; ")))" }
       if link.state == "diverged" {
-        head += ": both machines copied while apart; neither was overwritten, the next copy joins them"
+        head +=
+          ": both machines copied while apart; neither was overwritten, the next copy joins them"
       }
       lines.append(head)
       let indent = String(repeating: " ", count: width + 2)
