@@ -95,14 +95,14 @@ extension ConfigurationKey {
 
   /// The largest copy `ferry sync` sends or takes.
   public static let syncMaxSize = ConfigurationKey(
-    name: "sync.max-size", variable: "FERRY_SYNC_MAX_SIZE", flag: "--max-size",
+    name: "sync.max-size", variable: "FERRY_SYNC_MAX_SIZE", flag: "--sync-max-size",
     kind: .number(minimum: 1, maximum: 1 << 14, unit: "MiB"), defaultValue: .number(64),
     summary:
       "The largest copy `ferry sync` sends or takes, in MiB; larger ones are skipped and counted.")
 
   /// Types `ferry sync` never sends.
   public static let syncExclude = ConfigurationKey(
-    name: "sync.exclude", variable: "FERRY_SYNC_EXCLUDE", flag: "--exclude",
+    name: "sync.exclude", variable: "FERRY_SYNC_EXCLUDE", flag: "--sync-exclude",
     kind: .names, defaultValue: .names([]),
     summary:
       "Types (identifiers or MIME types) whose copies `ferry sync` never sends; concealed, transient and this-host-only copies never go in any case."
@@ -110,7 +110,7 @@ extension ConfigurationKey {
 
   /// Whether `ferry sync` carries PRIMARY too.
   public static let syncPrimary = ConfigurationKey(
-    name: "sync.primary", variable: "FERRY_SYNC_PRIMARY", flag: "--[no-]primary",
+    name: "sync.primary", variable: "FERRY_SYNC_PRIMARY", flag: "--[no-]sync-primary",
     kind: .toggle, defaultValue: .toggle(false),
     summary: "Synchronize PRIMARY (selected text) too, not only the clipboard.")
 }

@@ -65,6 +65,14 @@ extension Ferry {
     var serveTimeout: String?
     @Option(help: ArgumentHelp(.imagesPixelLimit, valueName: "megapixels"))
     var imagesPixelLimit: String?
+    @Option(help: ArgumentHelp(.syncHosts, valueName: "host"))
+    var syncHost: [String] = []
+    @Option(help: ArgumentHelp(.syncMaxSize, valueName: "MiB"))
+    var syncMaxSize: String?
+    @Option(help: ArgumentHelp(.syncExclude, valueName: "type"))
+    var syncExclude: [String] = []
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(.syncPrimary))
+    var syncPrimary: Bool?
 
     func run() throws {
       var copy = self
@@ -87,6 +95,10 @@ extension Ferry {
       texts[.captureTimeout] = captureTimeout
       texts[.serveTimeout] = serveTimeout
       texts[.imagesPixelLimit] = imagesPixelLimit
+      texts[.syncHosts] = syncHost.isEmpty ? nil : syncHost.joined(separator: ",")
+      texts[.syncMaxSize] = syncMaxSize
+      texts[.syncExclude] = syncExclude.isEmpty ? nil : syncExclude.joined(separator: ",")
+      texts[.syncPrimary] = syncPrimary.map { "\($0)" }
       var values: [ConfigurationKey: ConfigurationValue] = [:]
       for (key, text) in texts {
         guard let value = key.value(from: text) else {
@@ -129,6 +141,13 @@ extension Ferry {
       configuration.imagePixelLimit = settings.number(.imagesPixelLimit) * 1_000_000
       if let path = settings.filePath {
         configuration.logger.debug("configuration read from \(path)")
+      }
+      let hosts = settings.names(.syncHosts)
+      if !hosts.isEmpty {
+        let keeper = SyncKeeper(
+          hosts: hosts, socket: configuration.socket, environment: environment,
+          settings: SyncKeeper.settingVariables(settings), logger: configuration.logger)
+        configuration.whenServing = { keeper.start() }
       }
       let outcome = LockedBox<Result<BrokerDaemon.Outcome, any Error>?>(nil)
       let done = DispatchSemaphore(value: 0)

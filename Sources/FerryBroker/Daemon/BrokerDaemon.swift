@@ -57,6 +57,10 @@ public enum BrokerDaemon {
     public var history: HistorySettings
     /// Where the daemon logs.
     public var logger: Logger
+    /// Called once the socket serves (after the readiness notification): what the daemon
+    /// runs beside the broker (`ferry daemon`'s sync links) starts there, never for a broker
+    /// that finds another one running.
+    public var whenServing: (@Sendable () -> Void)?
 
     /// Creates a configuration that bridges the displays `environment` names.
     public init(
@@ -203,6 +207,7 @@ public enum BrokerDaemon {
     logger.info("listening on \(server.path)\(names.isEmpty ? "" : " for \(names)")")
     let serving = Task { try await server.serve() }
     ServiceReadiness.notifyReady(status: "serving \(server.path)")
+    configuration.whenServing?()
     await SignalWaiter.waitForTermination()
     logger.info("stopping")
     bridgeTasks.forEach { $0.cancel() }
