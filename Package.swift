@@ -256,6 +256,9 @@ let package = Package(
         "WaylandSelections",
       ]),
     .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
+    .testTarget(
+      name: "FerrySyncTests",
+      dependencies: ["FerryProtocol", "FerrySync", "FerryTestSupport"]),
     .testTarget(name: "FerryConfigurationTests", dependencies: ["FerryConfiguration", "NearMiss"]),
     .testTarget(
       name: "FerryBrokerTests",

@@ -10,6 +10,10 @@ import FerrySystem
 /// Ferry's frames over a pair of byte streams — an `ssh` child's pipes, standard input and
 /// output, a socket pair in tests: sends from any thread, one frame at a time, and receives on
 /// one reader thread.
+///
+/// Making one ignores `SIGPIPE` in the process, once: a pipe whose reader went away (an ssh
+/// that exited) is an `EPIPE` for the link that wrote to it, never a signal that ends the
+/// process.
 public final class FramedChannel: @unchecked Sendable {
   /// Where frames come from.
   public let input: FileDescriptor
@@ -29,7 +33,10 @@ public final class FramedChannel: @unchecked Sendable {
   public init(input: FileDescriptor, output: FileDescriptor) {
     self.input = input
     self.output = output
+    _ = Self.ignoresBrokenPipes
   }
+
+  private static let ignoresBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
   /// Bytes sent so far.
   public var bytesSent: Int { writing.withLock { $0.sent } }

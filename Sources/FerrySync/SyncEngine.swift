@@ -50,6 +50,9 @@ public final class SyncEngine: @unchecked Sendable {
     var current: [String: PasteboardState] = [:]
     var clock = 0
     var reportDue = false
+    /// Counts the changes noted: a session's reconnect rule covers those up to the count it
+    /// read with the current item.
+    var noted = 0
   }
 
   /// An engine over `local`; nothing runs until ``start(onEnd:)``.
@@ -146,15 +149,17 @@ public final class SyncEngine: @unchecked Sendable {
   }
 
   /// The hello this end sends.
-  func hello(lastSynced: ItemOrigin?) -> SyncMessage.Hello {
+  func hello(current: ItemOrigin?, lastSynced: ItemOrigin?) -> SyncMessage.Hello {
     SyncMessage.Hello(
       node: node, host: hostName, software: software, broker: brokerName,
-      current: currentOrigin, lastSynced: lastSynced)
+      current: current, lastSynced: lastSynced)
   }
 
-  /// The origin of the general pasteboard's item now.
-  var currentOrigin: ItemOrigin? {
-    state.withLock { $0.current[WireProtocol.defaultPasteboard]?.origin }
+  /// The origin of the general pasteboard's item now, and how many changes were noted up to
+  /// it: what a reconnect rule decides on. A change noted up to then is the rule's to offer
+  /// (or not, when both sides changed), never the watch's.
+  var currentForRule: (origin: ItemOrigin?, noted: Int) {
+    state.withLock { ($0.current[WireProtocol.defaultPasteboard]?.origin, $0.noted) }
   }
 
   /// Notes a clock seen on a link; the broker stamps its next copy above it.
@@ -178,15 +183,16 @@ public final class SyncEngine: @unchecked Sendable {
   // MARK: Local copies
 
   private func noted(_ change: PasteboardState, initial: Bool) {
-    let newer = state.withLock { state -> Bool in
+    let sequence = state.withLock { state -> Int? in
       if let known = state.current[change.pasteboard], known.changeCount >= change.changeCount {
-        return false
+        return nil
       }
       state.current[change.pasteboard] = change
-      return true
+      state.noted += 1
+      return state.noted
     }
-    guard newer, !initial else { return }
-    reading.async { [self] in offer(change, to: nil) }
+    guard let sequence, !initial else { return }
+    reading.async { [self] in offer(change, to: nil, sequence: sequence) }
   }
 
   /// Offers the general pasteboard's item to `session` alone (the reconnect rule said so).
@@ -194,7 +200,7 @@ public final class SyncEngine: @unchecked Sendable {
     guard let change = state.withLock({ $0.current[WireProtocol.defaultPasteboard] }) else {
       return
     }
-    reading.async { [self] in offer(change, to: session) }
+    reading.async { [self] in offer(change, to: session, sequence: nil) }
   }
 
   /// Pushes the general pasteboard's item to `session` now, on the calling thread
@@ -210,13 +216,18 @@ public final class SyncEngine: @unchecked Sendable {
     }
   }
 
-  /// Reads the item `change` describes and offers it to `target`, or to every session.
-  private func offer(_ change: PasteboardState, to target: SyncSession?) {
+  /// Reads the item `change` describes and offers it to `target`, or to every session whose
+  /// reconnect rule came before the change (the `sequence`th noted).
+  private func offer(_ change: PasteboardState, to target: SyncSession?, sequence: Int?) {
     guard settings.direction != .receiveOnly, change.origin != nil else { return }
     // A newer change is on its way: that one is offered instead.
     guard state.withLock({ $0.current[change.pasteboard]?.changeCount == change.changeCount })
     else { return }
-    let sessions = target.map { [$0] } ?? state.withLock { Array($0.sessions.values) }
+    let sessions =
+      target.map { [$0] }
+      ?? state.withLock { Array($0.sessions.values) }.filter { session in
+        sequence.map { session.follows(changeNoted: $0) } ?? true
+      }
     guard !sessions.isEmpty else { return }
     if case .item(let item) = prepare(change, for: sessions) {
       for session in sessions { session.offer(item) }

@@ -20,7 +20,10 @@ final class SyncSession: @unchecked Sendable {
   /// Whether this end started the link (its ``SyncLinkRecord/lastSynced`` counts).
   let initiator: Bool
   private unowned let engine: SyncEngine
+  /// Suspended until the handshake is done: an offer made before it waits for the other end's
+  /// node (split horizon) and the reconnect rule.
   private let sendQueue = DispatchQueue(label: "ferry.sync.send")
+  private let sending = TrackedMutex(false)
   private let state = TrackedMutex(Outbound())
   /// The other end's hello, once it came (set by the reader before anything is sent).
   private(set) var peer: SyncMessage.Hello?
@@ -42,6 +45,15 @@ final class SyncSession: @unchecked Sendable {
     var peerCurrent: ItemOrigin?
     /// Offers sent, by id, until their answer: what `ack` refers to.
     var sent: [Int: (origin: ItemOrigin, bytes: Int)] = [:]
+    /// The changes the reconnect rule covers (``SyncEngine/currentForRule``, read as the hello
+    /// goes out); the watch offers only those after them.
+    var ruleCovered = Int.max
+  }
+
+  /// Whether the watch offers the `changeNoted`th change here: it came after the hello, whose
+  /// reconnect rule decides on the ones before it.
+  func follows(changeNoted: Int) -> Bool {
+    state.withLock { changeNoted > $0.ruleCovered }
   }
 
   /// An item coming in.
@@ -76,6 +88,16 @@ final class SyncSession: @unchecked Sendable {
     self.initiator = initiator
     self.engine = engine
     self.mode = mode
+    sendQueue.suspend()
+  }
+
+  /// Lets what waits to be sent go, once (after the handshake, or at the end).
+  private func startSending() {
+    let start = sending.withLock { started -> Bool in
+      defer { started = true }
+      return !started
+    }
+    if start { sendQueue.resume() }
   }
 
   /// How a `once` connection's push went.
@@ -88,7 +110,11 @@ final class SyncSession: @unchecked Sendable {
   ///
   /// - Throws: ``SyncLinkError`` for why the link ended; returns at a clean end of stream.
   func run() throws(SyncLinkError) {
-    try channel.send(.hello(engine.hello(lastSynced: initiator ? record.lastSynced : nil)))
+    // The rule below decides on the item the hello names, and on every change up to it.
+    let (ours, covered) = engine.currentForRule
+    state.withLock { $0.ruleCovered = covered }
+    try channel.send(
+      .hello(engine.hello(current: ours, lastSynced: initiator ? record.lastSynced : nil)))
     guard let hello = try channel.receiveHello() else {
       throw .closed("the link closed before the other end said hello")
     }
@@ -107,6 +133,7 @@ final class SyncSession: @unchecked Sendable {
       $0.remote = "\(hello.software) on \(hello.host), \(hello.broker)"
       $0.error = nil
     }
+    startSending()
     switch mode {
     case .continuous: break
     case .check:
@@ -124,7 +151,6 @@ final class SyncSession: @unchecked Sendable {
       return
     }
     let lastSynced = initiator ? record.lastSynced : hello.lastSynced
-    let ours = engine.currentOrigin
     let rule = ReconnectRule(ours: ours, theirs: hello.current, lastSynced: lastSynced)
     switch rule {
     case .inSync:
@@ -147,7 +173,10 @@ final class SyncSession: @unchecked Sendable {
   }
 
   /// Ends the connection: the reader sees the end of its stream.
-  func close() { channel.close() }
+  func close() {
+    channel.close()
+    startSending()  // what waits finds the channel closed; a suspended queue must not be freed
+  }
 
   // MARK: Receiving
 
