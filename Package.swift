@@ -284,7 +284,8 @@ if Context.environment["FERRY_FUZZ_BUILD"] != nil {
       name: "FerryFuzz",
       dependencies: [
         "FerryProtocol", "JSONText", "UniformTypeIdentifiers", "Pasteboard", "SelectionBackendCore",
-        "X11Selections", "FerryConfiguration", "ImageConversion", "WaylandSelections",
+        "X11Selections", "FerryConfiguration", "ImageConversion", "WaylandSelections", "FerrySync",
+        "FerrySystem",
       ],
       path: "Fuzz/FerryFuzz")
   ]

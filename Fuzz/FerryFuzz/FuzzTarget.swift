@@ -15,7 +15,7 @@ struct FuzzTarget: Sendable {
     mimeDatabaseTarget, mimeMagicTarget, mimeXMLTarget, selectionReadTarget, incrementalSendTarget,
     multipleTarget, xdndMessageTarget, dropTargetTarget, dragSourceTarget, configurationTarget,
     targetsTarget, imagePNGTarget, imageJPEGTarget, imageBMPTarget, imageTIFFTarget,
-    imageGIFTarget, imageWebPTarget, textTranscoderTarget, waylandEventsTarget,
+    imageGIFTarget, imageWebPTarget, textTranscoderTarget, waylandEventsTarget, syncLinkTarget,
   ]
 
   /// The target FERRY_FUZZ_TARGET names, if any.
