@@ -88,14 +88,15 @@ final class SSHProcess: @unchecked Sendable {
   /// - Returns: How it ended.
   func stop() -> Termination? {
     channel.close()
-    if (try? process.reapIfEnded()) ?? nil == nil {
-      // Give it a moment to exit on its own (the link's end closes its input), then stop it.
-      for _ in 0..<20 {
-        if let ended = (try? process.reapIfEnded()) ?? nil { return finish(ended) }
-        usleep(10_000)
-      }
-      try? process.sendToGroup(SIGTERM)
+    // An ssh that ended already (a failed login, a missing remote program) is reaped here: its
+    // status is what the link's error names.
+    if let ended = (try? process.reapIfEnded()) ?? nil { return finish(ended) }
+    // Give it a moment to exit on its own (the link's end closes its input), then stop it.
+    for _ in 0..<20 {
+      if let ended = (try? process.reapIfEnded()) ?? nil { return finish(ended) }
+      usleep(10_000)
     }
+    try? process.sendToGroup(SIGTERM)
     let ended = try? process.waitForExit()
     return finish(ended)
   }

@@ -176,7 +176,10 @@ extension Ferry {
           }
         }
         engine.forget(links.map(\.record))
-        if let failed { throw ExitCode(failed.rawValue) }
+        // Each failure was told above, host by host: only the status is left to give (an
+        // ExitCode thrown to runAsTool would be reported as an I/O failure, status 6, with an
+        // empty message).
+        if let failed { Glibc.exit(failed.rawValue) }
         return
       }
       for link in links {

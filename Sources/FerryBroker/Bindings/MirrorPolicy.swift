@@ -71,8 +71,12 @@ struct MirrorPolicy: Sendable {
 
   /// The pasteboard changed; `top` is its first item, `nil` when it was cleared.
   mutating func pasteboardChanged(top: ItemID?) -> [Action] {
+    if let top, top == mirror?.item || top == restored { return [] }
+    // The mirrored or restored item is off the pasteboard now, and an identity is an address:
+    // once that item is freed, a later client's item can have it, and must still be served.
+    mirror = nil
+    restored = nil
     guard let top else { return [.disown] }
-    if top == mirror?.item || top == restored { return [] }
     return [.serve(top)]
   }
 

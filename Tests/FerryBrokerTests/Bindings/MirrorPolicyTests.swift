@@ -50,6 +50,19 @@ import UniformTypeIdentifiers
     #expect(policy.pasteboardChanged(top: id(0)).isEmpty)
   }
 
+  /// An item's identity is its address: once the mirrored item is off the pasteboard and
+  /// freed, a client's later item can have the same one (after an xclip copy, every other
+  /// `pbcopy` stayed off the selection). It is served all the same.
+  @Test func aClientsItemWithTheIdentityOfAMirrorGoneIsServed() {
+    var policy = mirroring()
+    #expect(policy.pasteboardChanged(top: id(1)) == [.serve(id(1))])
+    #expect(policy.pasteboardChanged(top: id(0)) == [.serve(id(0))])
+    var restoring = MirrorPolicy()
+    restoring.restored(item: id(3))
+    #expect(restoring.pasteboardChanged(top: nil) == [.disown])
+    #expect(restoring.pasteboardChanged(top: id(3)) == [.serve(id(3))])
+  }
+
   @Test func theSameOwnershipToldTwiceIsOneCapture() {
     var policy = mirroring()
     #expect(policy.ownerChanged(ownerA).isEmpty)

@@ -112,7 +112,7 @@ import Testing
     #expect(
       value("history.item-size") == 256
         && source("history.item-size")?["kind"] as? String == "default")
-    #expect(Set(keys.keys).count == 11)
+    #expect(Set(keys.keys).count == 15, "the 11 of the broker and history, and sync's 4")
     // The table names the same sources.
     let table = try await fixture.run(["ferry", "config"])
     #expect(table.stdoutText.contains("history.entries     50"), "\(table.stdoutText)")
