@@ -61,6 +61,7 @@ private func checkRequests(_ response: Frame) {
   case .historyDelete: requestRoundTrip(frame, HistoryDeleteRequest.self)
   case .historyClear: requestRoundTrip(frame, HistoryClearRequest.self)
   case .historyPin, .historyUnpin: requestRoundTrip(frame, HistoryPinRequest.self)
+  case .syncReport: requestRoundTrip(frame, SyncReportRequest.self)
   }
 }
 
