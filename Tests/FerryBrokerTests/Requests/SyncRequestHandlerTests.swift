@@ -56,7 +56,9 @@ import UniformTypeIdentifiers
       #expect(refused?.applied == false)
       #expect(refused?.changeCount == state.changeCount, "the pasteboard did not change")
       let item = try #require(fixture.pasteboard().items.first)
-      #expect(RequestHandlerFixture.bytes(try await item.payload(for: .utf8PlainText)) == Data("newer".utf8))
+      #expect(
+        RequestHandlerFixture.bytes(try await item.payload(for: .utf8PlainText))
+          == Data("newer".utf8))
       // The same clock: the node breaks the tie, the same way on every machine.
       let tie = ItemOrigin(node: "zz-zz", change: 1, clock: newer.clock)
       #expect(try await write("tie", origin: tie, fixture)?.applied == true)
