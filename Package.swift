@@ -157,6 +157,8 @@ let package = Package(
 
     // One clipboard across machines (`ferry sync`): the link's messages and the engine, over
     // the broker's socket through FerryClient (docs/SYNC.md).
+    // Client-side drawing for windows without a server font (Wayland): X's "fixed" as bitmaps.
+    .target(name: "RasterDrawing"),
     .target(
       name: "FerrySync",
       dependencies: ["CLibCrypto", "FerryClient", "FerryProtocol", "FerrySystem"]),
@@ -256,6 +258,9 @@ let package = Package(
         "WaylandSelections",
       ]),
     .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
+    .testTarget(
+      name: "RasterDrawingTests",
+      dependencies: ["FerryTestSupport", "FerryTestTraits", "RasterDrawing", "X11Selections"]),
     .testTarget(
       name: "FerrySyncTests",
       dependencies: ["FerryProtocol", "FerrySync", "FerryTestSupport"]),
