@@ -123,7 +123,8 @@ let package = Package(
       ]),
     // The windows `ferry drag` and `ferry drop` show, on X11Selections' connection and thread.
     .target(
-      name: "DragWindows", dependencies: ["Pasteboard", "UniformTypeIdentifiers", "X11Selections"]),
+      name: "DragWindows",
+      dependencies: ["Pasteboard", "RasterDrawing", "UniformTypeIdentifiers", "X11Selections"]),
 
     // Wayland: the seam's backend on the data-control protocols, speaking the wire protocol
     // itself (the release tools are static; Debian's libwayland-client is shared only).
@@ -257,7 +258,11 @@ let package = Package(
         "UniformTypeIdentifiers",
         "WaylandSelections",
       ]),
-    .testTarget(name: "DragWindowsTests", dependencies: ["DragWindows"]),
+    .testTarget(
+      name: "DragWindowsTests",
+      dependencies: [
+        "DragWindows", "FerryTestSupport", "FerryTestTraits", "RasterDrawing", "X11Selections",
+      ]),
     .testTarget(
       name: "RasterDrawingTests",
       dependencies: ["FerryTestSupport", "FerryTestTraits", "RasterDrawing", "X11Selections"]),

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RasterDrawing
 import X11Selections
 
 /// A plain top-level window that shows lines of text with the server's default font: the
@@ -8,54 +9,10 @@ import X11Selections
 /// a highlighted one twice as thick (the entry being dragged). The window redraws itself on
 /// `Expose`, keeps its size from `ConfigureNotify`, and closes when the window manager asks.
 final class SimpleWindow {
-  /// One line of text.
-  struct Line: Equatable {
-    var text: String
-    var boxed = false
-    var highlighted = false
-  }
-
-  /// Rows of text in a window: where each line sits, and which line a point falls on.
-  struct Layout: Equatable {
-    var ascent: Int
-    var descent: Int
-    var characterWidth: Int
-    static let margin = 8
-
-    /// A row's height: the font's, plus room for a box and space between boxes.
-    var rowHeight: Int { ascent + descent + 12 }
-
-    /// The frame of row `index` in a window `width` wide.
-    func row(_ index: Int, width: Int) -> (x: Int, y: Int, width: Int, height: Int) {
-      (Self.margin, Self.margin + index * rowHeight, max(width - 2 * Self.margin, 1), rowHeight - 4)
-    }
-
-    /// The row at window coordinates `(x, y)`, if any.
-    func row(at x: Int, _ y: Int, width: Int, count: Int) -> Int? {
-      guard x >= Self.margin, x < width - Self.margin, y >= Self.margin else { return nil }
-      let index = (y - Self.margin) / rowHeight
-      guard index < count, (y - Self.margin) % rowHeight < rowHeight - 4 else { return nil }
-      return index
-    }
-
-    /// The size that shows `lines` whole, within sensible bounds.
-    func preferredSize(for lines: [String], minimumWidth: Int = 320) -> (width: Int, height: Int) {
-      let longest = lines.map(\.count).max() ?? 0
-      let width = min(max(minimumWidth, longest * characterWidth + 2 * Self.margin + 12), 900)
-      return (width, max(lines.count, 1) * rowHeight + 2 * Self.margin)
-    }
-
-    /// `text` cut to the characters that fit in `width`, keeping the end (a file's name) and
-    /// marking the cut with "...", in Latin-1 (other characters become "?").
-    func fitted(_ text: String, width: Int) -> [UInt8] {
-      let capacity = max((width - 12) / characterWidth, 4)
-      var scalars = Array(text.unicodeScalars)
-      if scalars.count > capacity {
-        scalars = Array("...".unicodeScalars) + scalars.suffix(capacity - 3)
-      }
-      return scalars.map { $0.value < 256 && $0.value >= 32 ? UInt8($0.value) : UInt8(ascii: "?") }
-    }
-  }
+  /// One line of text (shared with the client-drawn windows).
+  typealias Line = TextRow
+  /// Where lines sit (shared with the client-drawn windows).
+  typealias Layout = TextRowLayout
 
   unowned let session: X11Session
   let window: XWindow
@@ -148,9 +105,10 @@ final class SimpleWindow {
           window, x: row.x, y: row.y, width: row.width, height: row.height,
           thickness: line.highlighted ? 3 : 1)
       }
-      let baseline = row.y + (row.height - layout.ascent - layout.descent) / 2 + layout.ascent
+      let origin = layout.textOrigin(ofRow: index, width: width)
       connection.drawString(
-        window, x: row.x + 6, y: baseline, latin1: layout.fitted(line.text, width: row.width))
+        window, x: origin.x, y: origin.baseline,
+        latin1: layout.fitted(line.text, width: row.width))
     }
     connection.flush()
   }
