@@ -160,6 +160,8 @@ let package = Package(
     // the broker's socket through FerryClient (docs/SYNC.md).
     // Client-side drawing for windows without a server font (Wayland): X's "fixed" as bitmaps.
     .target(name: "RasterDrawing"),
+    // Client-drawn windows on Wayland (issue 40): their pixel buffers so far.
+    .target(name: "WaylandWindows", dependencies: ["FerrySystem", "RasterDrawing"]),
     .target(
       name: "FerrySync",
       dependencies: ["CLibCrypto", "FerryClient", "FerryProtocol", "FerrySystem"]),
@@ -263,6 +265,9 @@ let package = Package(
       dependencies: [
         "DragWindows", "FerryTestSupport", "FerryTestTraits", "RasterDrawing", "X11Selections",
       ]),
+    .testTarget(
+      name: "WaylandWindowsTests",
+      dependencies: ["FerryTestSupport", "RasterDrawing", "WaylandWindows"]),
     .testTarget(
       name: "RasterDrawingTests",
       dependencies: ["FerryTestSupport", "FerryTestTraits", "RasterDrawing", "X11Selections"]),
