@@ -177,7 +177,7 @@ public final class SyncEngine: @unchecked Sendable {
   /// sending only.
   func takes(_ offer: SyncMessage.Offer) -> Bool {
     settings.direction != .sendOnly && settings.pasteboards.contains(offer.pasteboard)
-      && offer.totalBytes <= settings.maximumBytes
+      && (offer.totalBytes ?? .max) <= settings.maximumBytes
   }
 
   // MARK: Local copies

@@ -94,8 +94,16 @@ public enum SyncMessage: Sendable, Hashable {
       self.eager = eager
     }
 
-    /// The bytes in all.
-    public var totalBytes: Int { sizes.reduce(0, +) }
+    /// The bytes in all; `nil` when the sizes overflow (the decoder refuses such an offer).
+    public var totalBytes: Int? {
+      var total = 0
+      for size in sizes {
+        let (sum, overflow) = total.addingReportingOverflow(size)
+        guard !overflow, size >= 0 else { return nil }
+        total = sum
+      }
+      return total
+    }
   }
 
   /// `ferry-sync`: what the handshake starts with.
@@ -159,7 +167,7 @@ public enum SyncMessage: Sendable, Hashable {
       guard offer.id >= 0, !offer.types.isEmpty,
         offer.types.count <= Self.maximumRepresentations,
         offer.sizes.count == offer.types.count, offer.sizes.allSatisfy({ $0 >= 0 }),
-        offer.sizes.reduce(0, { $0.addingReportingOverflow($1).partialValue }) >= 0,
+        offer.totalBytes != nil,
         Set(offer.types).count == offer.types.count,
         offer.expiresIn.map({ $0.isFinite && $0 > 0 }) ?? true
       else {

@@ -236,7 +236,7 @@ final class SyncSession: @unchecked Sendable {
       } else if wanted {
         try channel.send(.pull(id: offer.id))
         pulls.withLock { $0 = offer }
-      } else if offer.totalBytes > engine.settings.maximumBytes {
+      } else if (offer.totalBytes ?? .max) > engine.settings.maximumBytes {
         record.skipped(.tooLarge)
         try channel.send(.decline(id: offer.id, reason: SyncFilter.Reason.tooLarge.rawValue))
         engine.linkChanged()

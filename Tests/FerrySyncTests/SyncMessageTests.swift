@@ -62,6 +62,11 @@ import Testing
       #"{"op":"offer","id":1,"pasteboard":"general","origin":{"node":"n","change":1,"clock":1},"types":["a","b"],"sizes":[9223372036854775807,9223372036854775807],"eager":true}"#,
       "do not match"
     ),
+    // Sizes whose sum wraps round to a small number (the check must not add with wrapping).
+    (
+      #"{"op":"offer","id":1,"pasteboard":"general","origin":{"node":"n","change":1,"clock":1},"types":["a","b","c"],"sizes":[9223372036854775807,9223372036854775807,2],"eager":false}"#,
+      "do not match"
+    ),
     (
       #"{"op":"offer","id":1,"pasteboard":"general","types":["a"],"sizes":[1],"eager":true}"#,
       "malformed"
