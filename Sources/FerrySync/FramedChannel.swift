@@ -91,10 +91,14 @@ public final class FramedChannel: @unchecked Sendable {
   /// Bytes before it — what a login script printed — are the error
   /// ``SyncLinkError/bytesBeforeHello(_:)``.
   ///
+  /// - Parameter deadline: When to give up waiting (`nil`: never): a remote that never says
+  ///   anything — a login waiting for input — is a failure, not a link stuck in `connecting`.
   /// - Returns: The hello; `nil` when the stream ends before any byte came.
   /// - Throws: ``SyncLinkError``: `bytesBeforeHello`, `remote` (the ERROR frame's message),
-  ///   `io`.
-  public func receiveHello() throws(SyncLinkError) -> SyncMessage.Hello? {
+  ///   `closed` when the deadline passed, `io`.
+  public func receiveHello(until deadline: ContinuousClock.Instant? = nil) throws(SyncLinkError)
+    -> SyncMessage.Hello?
+  {
     var pending: [UInt8] = []
     while true {
       var start = 0
@@ -124,6 +128,16 @@ public final class FramedChannel: @unchecked Sendable {
       }
       guard pending.count < FrameLimits.maxJSONBody * 2 else {
         throw .bytesBeforeHello(pending.count)
+      }
+      if let deadline {
+        let ready = (try? input.wait(for: .readable, until: deadline)) ?? .readable
+        if ready.isEmpty {
+          throw .closed(
+            pending.isEmpty
+              ? "the remote said nothing after the connection (a login waiting for input?)"
+              : "the remote printed \(pending.count) bytes and then nothing (a login waiting for input?)"
+          )
+        }
       }
       let count = try readSome()
       if count == 0 {

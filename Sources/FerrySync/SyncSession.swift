@@ -30,6 +30,9 @@ final class SyncSession: @unchecked Sendable {
 
   /// The bytes of one data frame.
   static let chunkSize = 256 << 10
+  /// How long the other end's hello may take, ssh's connection included: BatchMode makes ssh
+  /// fail at once rather than ask, so only a remote that runs but never speaks takes this long.
+  static let helloTimeout: Duration = .seconds(60)
 
   private struct Outbound {
     var nextID = 1
@@ -115,7 +118,7 @@ final class SyncSession: @unchecked Sendable {
     state.withLock { $0.ruleCovered = covered }
     try channel.send(
       .hello(engine.hello(current: ours, lastSynced: initiator ? record.lastSynced : nil)))
-    guard let hello = try channel.receiveHello() else {
+    guard let hello = try channel.receiveHello(until: .now + Self.helloTimeout) else {
       throw .closed("the link closed before the other end said hello")
     }
     guard hello.version == SyncMessage.version else {

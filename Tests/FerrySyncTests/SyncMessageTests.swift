@@ -125,6 +125,22 @@ import Testing
         "the remote printed 37 bytes before ferry started"))
   }
 
+  @Test func aRemoteThatNeverSpeaksIsAFailureAtTheDeadline() throws {
+    var ends: [CInt] = [0, 0]
+    precondition(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &ends) == 0)
+    defer {
+      close(ends[0])
+      close(ends[1])
+    }
+    _ = write(ends[1], "Password: ", 10)
+    let channel = FramedChannel(
+      input: FileDescriptor(rawValue: ends[0]), output: FileDescriptor(rawValue: ends[0]))
+    #expect(
+      throws: SyncLinkError.closed(
+        "the remote printed 10 bytes and then nothing (a login waiting for input?)")
+    ) { try channel.receiveHello(until: .now + .milliseconds(200)) }
+  }
+
   @Test func anErrorFrameFirstIsTheRemotesReason() throws {
     let frame = try Frame.json(
       .error, ErrorBody(code: .notAvailable, message: "no broker answers there"))
